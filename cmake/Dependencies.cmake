@@ -1,0 +1,49 @@
+# All dependencies come from installed packages (Debian apt, NVIDIA's CUDA toolkit, or the
+# nvidia-nvml-dev wheel unpacked by scripts/setup.sh). Nothing is downloaded here.
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 2.1 REQUIRED)
+find_package(benchmark 1.7 REQUIRED)
+find_package(Threads REQUIRED)
+find_package(OpenBLAS CONFIG REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(URING IMPORTED_TARGET liburing)
+if(GPUSIZER_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+
+add_library(gpusizer_openblas INTERFACE)
+target_include_directories(gpusizer_openblas SYSTEM INTERFACE ${OpenBLAS_INCLUDE_DIRS})
+target_link_libraries(gpusizer_openblas INTERFACE ${OpenBLAS_LIBRARIES})
+
+# CUDA is optional: check_language, never project(... LANGUAGES CUDA).
+set(GPUSIZER_HAVE_CUDA OFF)
+if(GPUSIZER_ENABLE_CUDA)
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      # Release builds cover every generation AWS rents (T4 .. B200); CI passes one to save time.
+      set(CMAKE_CUDA_ARCHITECTURES 75 80 86 89 90 100)
+    endif()
+    enable_language(CUDA)
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    find_package(CUDAToolkit REQUIRED)
+    set(GPUSIZER_HAVE_CUDA ON)
+  else()
+    message(STATUS "gpusizer: no CUDA compiler found; building the CPU backend only")
+  endif()
+endif()
+
+# NVML header: the toolkit's when it has one, else the wheel's (scripts/setup.sh unpacks it
+# into .deps/nvml/include). NVML itself is loaded with dlopen at run time.
+find_path(GPUSIZER_NVML_HEADER_DIR nvml.h
+  HINTS ${GPUSIZER_NVML_INCLUDE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/.deps/nvml/include
+        ${CUDAToolkit_INCLUDE_DIRS} /usr/local/cuda/include
+  NO_CACHE)
+if(GPUSIZER_NVML_HEADER_DIR)
+  message(STATUS "gpusizer: nvml.h from ${GPUSIZER_NVML_HEADER_DIR}")
+else()
+  message(FATAL_ERROR "gpusizer: nvml.h not found; run scripts/setup.sh (it unpacks NVIDIA's "
+    "nvidia-nvml-dev wheel into .deps/nvml) or pass -DGPUSIZER_NVML_INCLUDE_DIR=<dir>")
+endif()

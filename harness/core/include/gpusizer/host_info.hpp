@@ -1,0 +1,21 @@
+// Facts about the machine a run happens on, read from /proc, /sys and uname. Never throws for a
+// missing file: what cannot be read is left empty.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "gpusizer/report.hpp"
+
+namespace gpusizer {
+
+ToolInfo current_tool();
+Host collect_host();
+// The CPU as a benchmark target: model, logical CPUs, physical cores, sockets, NUMA nodes, RAM,
+// caches and ISA features worth knowing (avx512, amx).
+Target cpu_target();
+
+// Root of /proc and /sys, overridable for tests (GPUSIZER_SYSFS_ROOT).
+std::string sysfs_root();
+
+}  // namespace gpusizer

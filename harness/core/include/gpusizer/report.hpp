@@ -1,0 +1,126 @@
+// The report model: what one `gpusizer run` measured, with full provenance. Measurement code
+// produces these structs; printers and the sizing engine read them; report_io.hpp writes and
+// reads them as schema-versioned JSON (reports/schema/report.schema.json).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpusizer/stats.hpp"
+#include "gpusizer/telemetry_window.hpp"
+
+namespace gpusizer {
+
+inline constexpr int kReportSchemaVersion = 1;
+
+// Something a benchmark runs on.
+struct Target {
+  std::string id;    // "cpu", "gpu0", "gpu0/mig-1g.18gb-gi7-ci0"
+  std::string kind;  // "cpu" | "gpu" | "mig"
+  std::string name;  // model: "NVIDIA H200", "AMD EPYC 9R14 96-Core Processor"
+  std::optional<std::string> uuid;
+  std::optional<int> index;             // CUDA device index for GPUs
+  std::optional<std::string> parent;    // parent GPU's target id for MIG slices
+  std::optional<std::string> mig_profile;  // "1g.18gb"
+  std::uint64_t memory_bytes = 0;       // device memory (GPU/MIG) or RAM (CPU)
+  nlohmann::json attributes = nlohmann::json::object();  // cores, NUMA, cc, SMs, clocks, PCIe...
+};
+
+struct InstanceType {
+  std::string value;   // "p5.48xlarge"
+  std::string source;  // "--instance-type" | "EC2 instance metadata (IMDSv2)" | ...
+};
+
+struct Host {
+  std::string hostname;
+  std::string os;      // PRETTY_NAME from /etc/os-release
+  std::string kernel;  // uname -r
+  std::string cpu_model;
+  int logical_cpus = 0;
+  int numa_nodes = 0;
+  std::uint64_t memory_bytes = 0;
+  std::optional<InstanceType> instance_type;
+};
+
+struct Metric {
+  std::string name;         // "bandwidth", "throughput", "fraction_of_peak", "energy_per_op"
+  double value = 0;
+  std::string unit;         // "B/s", "FLOP/s", "1", "J", "B/J", "FLOP/J"
+  std::string description;  // how it was computed: byte/FLOP rule and which time
+};
+
+struct Verification {
+  std::string status = "not_applicable";  // "passed" | "failed" | "not_applicable"
+  std::string method;                     // "sampled entries vs double-precision reference"
+  std::string detail;                     // "max rel error 3.1e-7 (tolerance 1e-5) over 4096 entries"
+};
+
+struct Timing {
+  std::string timer;  // "steady_clock" | "cuda_events"
+  std::string mode;   // "hot" (back-to-back, caches warm) | "cold" (caches flushed per sample)
+  std::uint64_t ops_per_sample = 1;
+  std::vector<double> samples_seconds;  // per-operation time of each sample
+  Summary seconds_per_op;               // statistics of samples_seconds
+  double measured_seconds = 0;          // total timed time (all samples)
+  std::string stop_reason;  // "converged" | "min_samples" | "time_cap" | "sample_cap"
+};
+
+struct Record {
+  std::string id;         // unique key in a report: the Google Benchmark name
+  std::string family;     // "memory" | "gemm" | "io" | "collectives"
+  std::string operation;  // "stream_triad", "h2d_pinned", "bf16", "all_reduce", ...
+  std::string target;     // Target::id (several for collectives, joined by '+')
+  nlohmann::json parameters = nlohmann::json::object();  // bytes, m/n/k, dtype, chunk...
+  std::string status;  // "ok" | "failed" (verification failed) | "error" | "skipped"
+  std::string reason;  // why skipped / what error
+  std::vector<Metric> metrics;  // the first one is the headline figure
+  double bytes_per_op = 0;
+  double flops_per_op = 0;
+  std::string work_rule;  // "bytes = 3 x 8 B x N (BabelStream triad weight)", "FLOP = 2*M*N*K"
+  std::optional<Timing> timing;
+  Verification verification;
+  std::map<std::string, std::string> details;  // algorithm name, I/O mode, NUMA node...
+  std::optional<TelemetryWindow> telemetry;
+  std::vector<std::string> flags;  // "throttled", "high_variance", "ecc_errors_during_run", ...
+  std::string started_at;           // ISO 8601 UTC
+  double duration_seconds = 0;      // wall time including set-up and verification
+  int repetitions = 1;              // Google Benchmark repetitions of the whole measurement
+  std::string mode;                 // MIG: "isolated" | "concurrent"; empty otherwise
+
+  const Metric* metric(const std::string& name) const;
+};
+
+struct ToolInfo {
+  std::string name = "gpusizer";
+  std::string version;
+  std::string git_revision;
+};
+
+struct Report {
+  int schema_version = kReportSchemaVersion;
+  ToolInfo tool;
+  std::vector<std::string> command_line;
+  std::string started_at;
+  std::string finished_at;        // empty while running
+  std::string status = "running";  // "running" | "complete" | "stopped" | "failed"
+  std::string suite;
+  nlohmann::json settings = nlohmann::json::object();  // the run's options, as given
+  Host host;
+  std::vector<Target> targets;
+  std::vector<Record> records;
+  // Benchmarks planned but not run (time budget, deadline, interruption), with the reason.
+  std::vector<std::pair<std::string, std::string>> not_run;
+  std::vector<std::string> warnings;
+  // Per-target facts measured once per run (e.g. idle power), keyed by target id.
+  nlohmann::json target_telemetry = nlohmann::json::object();
+
+  const Record* find_record(const std::string& id) const;
+  const Target* find_target(const std::string& id) const;
+};
+
+}  // namespace gpusizer

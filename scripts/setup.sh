@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Installs what gpusizer needs (Debian packages; NVIDIA's nvml.h from the nvidia-nvml-dev wheel),
+# then configures and builds (Release). Idempotent: when everything is there it only rebuilds.
+#   scripts/setup.sh [--preset NAME] [--no-install] [--build-dir DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset=default
+install=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --preset) preset=$2; shift 2 ;;
+    --no-install) install=0; shift ;;
+    *) echo "setup.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+
+apt_packages=(cmake ninja-build g++ pkg-config libbenchmark-dev libgtest-dev libgmock-dev
+  nlohmann-json3-dev libcli11-dev libopenblas-dev liburing-dev python3-jsonschema)
+if [ "$install" = 1 ]; then
+  missing=()
+  for p in "${apt_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}" >&2
+    sudo_cmd=""
+    [ "$(id -u)" = 0 ] || sudo_cmd=sudo
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
+
+# nvml.h: the CUDA toolkit's if it has one, else NVIDIA's nvidia-nvml-dev wheel, unpacked into
+# .deps/nvml (header only; libnvidia-ml.so.1 is loaded at run time from the driver).
+nvml_dir=.deps/nvml/include
+if [ ! -f "$nvml_dir/nvml.h" ] && [ ! -f /usr/local/cuda/include/nvml.h ]; then
+  if [ "$install" = 1 ]; then
+    echo "setup: fetching nvml.h from the nvidia-nvml-dev wheel (PyPI)" >&2
+    tmp=$(mktemp -d)
+    python3 -m pip download -q --no-deps --only-binary=:all: -d "$tmp" "nvidia-nvml-dev-cu12==12.9.79"
+    mkdir -p "$nvml_dir"
+    python3 - "$tmp" "$nvml_dir" <<'PY'
+import glob, sys, zipfile
+whl = glob.glob(sys.argv[1] + "/*.whl")[0]
+with zipfile.ZipFile(whl) as z:
+    data = z.read("nvidia/nvml_dev/include/nvml.h")
+open(sys.argv[2] + "/nvml.h", "wb").write(data)
+PY
+    rm -rf "$tmp"
+  else
+    echo "setup: nvml.h missing; run without --no-install or pass it with GPUSIZER_NVML_INCLUDE_DIR" >&2
+    exit 1
+  fi
+fi
+
+# Make nvcc visible where the CUDA toolkit is installed but not on PATH.
+if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH=/usr/local/cuda/bin:$PATH
+fi
+
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" -j "$(nproc)"
