@@ -125,6 +125,17 @@ Host collect_host() {
   return host;
 }
 
+std::optional<InstanceType> detect_instance_type_dmi() {
+  const std::string dir = sysfs_root() + "/sys/devices/virtual/dmi/id/";
+  std::string vendor = trim(read_first_line(dir + "sys_vendor"));
+  std::string product = trim(read_first_line(dir + "product_name"));
+  // Nitro instances report the instance type as the DMI product name (e.g. "p5.48xlarge").
+  if (vendor == "Amazon EC2" && product.find('.') != std::string::npos) {
+    return InstanceType{product, "DMI product_name (/sys/devices/virtual/dmi/id)"};
+  }
+  return std::nullopt;
+}
+
 Target cpu_target() {
   const std::string root = sysfs_root();
   CpuInfo cpu = read_cpuinfo(root);

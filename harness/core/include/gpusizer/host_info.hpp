@@ -15,6 +15,10 @@ Host collect_host();
 // caches and ISA features worth knowing (avx512, amx).
 Target cpu_target();
 
+// The EC2 instance type from the local DMI table (/sys/devices/virtual/dmi/id), when the vendor
+// is Amazon EC2. Reads local files only; no network.
+std::optional<InstanceType> detect_instance_type_dmi();
+
 // Root of /proc and /sys, overridable for tests (GPUSIZER_SYSFS_ROOT).
 std::string sysfs_root();
 

@@ -1,0 +1,54 @@
+// Google Benchmark integration. Each case is registered alone and run with RunSpecifiedBenchmarks,
+// so the runner controls order, time budget, resume and checkpointing between cases, while
+// Google Benchmark's flags (--benchmark_repetitions, --benchmark_out, ...) keep working.
+// Every case runs with UseManualTime and one iteration per repetition: the iteration's time is the
+// median per-op time the sampler measured with the backend's timer (CUDA events or steady clock),
+// so Google Benchmark's rate counters divide by device time, never by host CPU time.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+namespace gpusizer::bench {
+
+// Flags gpusizer interprets itself; the rest go to benchmark::Initialize.
+struct BenchmarkFlags {
+  std::vector<std::string> passthrough;  // for benchmark::Initialize
+  std::optional<std::filesystem::path> out;  // --benchmark_out
+  std::string out_format = "json";            // --benchmark_out_format (json only)
+  std::optional<double> min_time_seconds;     // --benchmark_min_time
+  std::optional<std::string> filter;          // --benchmark_filter
+};
+
+// Splits and checks --benchmark_* flags; throws InputError on anything else.
+BenchmarkFlags parse_benchmark_flags(const std::vector<std::string>& args);
+
+// Collects Google Benchmark's own run reports so --benchmark_out can be rewritten (atomically)
+// after every case with everything measured so far.
+class GbenchCollector final : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context& context) override;
+  void ReportRuns(const std::vector<Run>& runs) override;
+  // Writes the Google Benchmark JSON of all runs so far.
+  void write_json(const std::filesystem::path& file) const;
+  const std::vector<Run>& runs() const { return runs_; }
+
+ private:
+  std::optional<Context> context_;
+  std::vector<Run> runs_;
+};
+
+// Initializes Google Benchmark once per process with the passthrough flags.
+void initialize_google_benchmark(const std::vector<std::string>& passthrough);
+
+// Registers one benchmark under `name` whose body is `body` and runs it; reports go to `collector`.
+void run_one_benchmark(const std::string& name, std::function<void(benchmark::State&)> body,
+                       GbenchCollector& collector);
+
+}  // namespace gpusizer::bench

@@ -1,0 +1,41 @@
+// Turns what one case produced (samples, verification, telemetry, or the reason it did not run)
+// into a report record with stated units and counting rules. Pure: no device, no clock.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpusizer/bench/case.hpp"
+#include "gpusizer/bench/sampler.hpp"
+#include "gpusizer/report.hpp"
+
+namespace gpusizer::bench {
+
+struct CaseOutcome {
+  std::vector<SampleSet> repetitions;
+  std::vector<TelemetryWindow> windows;  // one per repetition
+  kernels::VerificationResult verification;
+  kernels::WorkAmount work;
+  std::string timer;
+  std::string mode;
+  std::map<std::string, std::string> details;
+  std::map<std::string, double> extra_metrics;
+  double peak_rate = 0;
+  std::string peak_source;
+  std::optional<std::string> skipped_reason;
+  std::optional<std::string> error;
+  std::string started_at;
+  double duration_seconds = 0;
+};
+
+// Relative spread above which a record is flagged "high_variance".
+inline constexpr double kHighVarianceCv = 0.05;
+
+Record build_record(const BenchCase& c, const CaseOutcome& outcome, const SamplingPolicy& policy);
+
+// Combines the windows of several repetitions into one (energy and time add up; peaks take the
+// maximum; means are weighted by duration; flags are or-ed).
+TelemetryWindow merge_windows(const std::vector<TelemetryWindow>& windows);
+
+}  // namespace gpusizer::bench

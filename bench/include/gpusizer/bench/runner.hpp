@@ -1,0 +1,47 @@
+// `gpusizer run`: discover targets, plan the suite's cases, run each under Google Benchmark
+// through one generic body, and checkpoint the report after every case.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpusizer/bench/case.hpp"
+#include "gpusizer/clock.hpp"
+#include "gpusizer/report.hpp"
+#include "gpusizer/telemetry_probe.hpp"
+
+namespace gpusizer::bench {
+
+struct RunOptions {
+  Suite suite = Suite::quick;
+  std::filesystem::path out;                    // report path (required unless resume)
+  std::optional<std::filesystem::path> resume;  // continue this report
+  double time_budget_seconds = 0;               // 0 = none
+  std::optional<SystemTime> deadline;           // absolute UTC end
+  std::string filter;             // regex on case ids; leading '-' negates (Google Benchmark's)
+  std::string io_directory;       // where I/O benchmarks create their files
+  bool tiny = false;              // smoke sizes (tests)
+  bool cpu = true;
+  bool gpus = true;
+  std::vector<int> gpu_indices;
+  std::optional<InstanceType> instance_type;
+  bool list_only = false;         // print the plan and exit
+  int progress = -1;              // -1 auto (stderr is a terminal), 0 off, 1 on
+  std::vector<std::string> benchmark_args;  // --benchmark_* flags passed to Google Benchmark
+  std::vector<std::string> command_line;
+  std::optional<std::string> mode;  // MIG: "isolated" | "concurrent" (set by the orchestrator)
+};
+
+struct RunResult {
+  Report report;
+  int exit_code = 0;  // 0 ok, 1 a verification failed or a benchmark errored
+};
+
+// Runs the suite. `telemetry` may be null (then every window says telemetry is unavailable).
+// `extra_targets` are added to the report (e.g. MIG slices run by child processes).
+RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std::ostream& err);
+
+}  // namespace gpusizer::bench

@@ -1,0 +1,44 @@
+// The sampler decides how many timed samples a measurement takes. One rule for every backend,
+// after nvbench's stdrel criterion: keep sampling until the relative standard deviation of the
+// per-operation time is under `max_noise`, after at least `min_samples` samples and `min_time`
+// of measured time; stop anyway when the noise estimate itself has stabilised (inherently noisy
+// work), or at the wall-time cap. Each sample runs the operation back to back enough times that
+// it lasts at least `min_sample_seconds` (timer resolution, launch overhead).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gpusizer/kernels/workload.hpp"
+
+namespace gpusizer::bench {
+
+struct SamplingPolicy {
+  std::size_t min_samples = 10;
+  std::size_t max_samples = 2000;
+  double min_time_seconds = 0.5;     // sum of measured time before convergence may be declared
+  double max_noise = 0.005;          // coefficient of variation to reach (0.5 %)
+  double time_cap_seconds = 15;      // wall time cap for the sampling loop
+  double min_sample_seconds = 0.002;  // each sample at least this long (ops batched)
+};
+
+struct SampleSet {
+  std::vector<double> seconds_per_op;  // one entry per sample
+  std::size_t ops_per_sample = 1;
+  std::size_t total_ops = 0;           // including the calibration run
+  double measured_seconds = 0;         // sum of timed seconds of all samples
+  double wall_seconds = 0;             // wall time of the whole loop
+  std::string stop_reason;  // "converged" | "noise_stable" | "time_cap" | "sample_cap"
+};
+
+// Runs `w` (already warmed up) until the policy says stop. Throws whatever the workload throws.
+SampleSet take_samples(kernels::Workload& w, const SamplingPolicy& policy);
+
+// Pure decision function, unit-tested: given per-op times so far, measured time and the history
+// of noise estimates, should sampling stop, and why ("" = continue).
+std::string stop_reason(const std::vector<double>& seconds_per_op, double measured_seconds,
+                        double wall_seconds, const std::vector<double>& noise_history,
+                        const SamplingPolicy& policy);
+
+}  // namespace gpusizer::bench

@@ -1,0 +1,361 @@
+#include "gpusizer/bench/runner.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <ostream>
+#include <regex>
+#include <set>
+
+#include "gpusizer/bench/gbench_bridge.hpp"
+#include "gpusizer/bench/record_builder.hpp"
+#include "gpusizer/bench/suite.hpp"
+#include "gpusizer/error.hpp"
+#include "gpusizer/host_info.hpp"
+#include "gpusizer/report_io.hpp"
+
+namespace gpusizer::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Set by SIGINT/SIGTERM (a spot interruption notice ends in SIGTERM): the runner finishes the
+// case in flight, records the rest as not run, writes the report and exits.
+std::atomic<int> g_stop_signal{0};
+extern "C" void on_stop_signal(int sig) { g_stop_signal.store(sig); }
+
+class SignalGuard {
+ public:
+  SignalGuard() {
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, &old_int_);
+    ::sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~SignalGuard() {
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  SignalGuard(const SignalGuard&) = delete;
+  SignalGuard& operator=(const SignalGuard&) = delete;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+// Google Benchmark's filter semantics: a regex searched in the name; a leading '-' negates.
+class CaseFilter {
+ public:
+  explicit CaseFilter(const std::string& spec) {
+    std::string pattern = spec;
+    if (!pattern.empty() && pattern[0] == '-') {
+      negate_ = true;
+      pattern = pattern.substr(1);
+    }
+    if (pattern.empty() || pattern == "all") pattern = ".";
+    try {
+      re_ = std::regex(pattern, std::regex::extended);
+    } catch (const std::regex_error& e) {
+      throw InputError("--filter: not a valid regular expression \"" + spec + "\": " + e.what());
+    }
+  }
+  bool accepts(const std::string& id) const { return std::regex_search(id, re_) != negate_; }
+
+ private:
+  std::regex re_;
+  bool negate_ = false;
+};
+
+Report start_report(const RunOptions& o) {
+  if (o.resume) {
+    Report r = load_report(*o.resume);
+    r.status = "running";
+    r.finished_at.clear();
+    r.command_line = o.command_line;
+    return r;
+  }
+  Report r;
+  r.tool = current_tool();
+  r.command_line = o.command_line;
+  r.started_at = now_iso8601_utc();
+  r.suite = o.tiny ? to_string(o.suite) + "-tiny" : to_string(o.suite);
+  r.host = collect_host();
+  if (o.instance_type) r.host.instance_type = o.instance_type;
+  return r;
+}
+
+void add_target(Report& report, const Target& t) {
+  if (report.find_target(t.id) == nullptr) report.targets.push_back(t);
+}
+
+void add_warning(Report& report, const std::string& w) {
+  for (const auto& existing : report.warnings) {
+    if (existing == w) return;
+  }
+  report.warnings.push_back(w);
+}
+
+class Progress {
+ public:
+  Progress(bool enabled, std::ostream& err, std::size_t total)
+      : enabled_(enabled), err_(err), total_(total), start_(Clock::now()) {}
+  void begin(std::size_t index, const BenchCase& c, double estimated_left) {
+    if (!enabled_) return;
+    double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    err_ << "[" << index + 1 << "/" << total_ << "] " << c.id << "  (elapsed "
+         << human_duration(elapsed) << ", ~" << human_duration(estimated_left) << " left)"
+         << std::endl;
+  }
+  void note(const std::string& line) {
+    if (enabled_) err_ << "  " << line << std::endl;
+  }
+
+ private:
+  bool enabled_;
+  std::ostream& err_;
+  std::size_t total_;
+  Clock::time_point start_;
+};
+
+std::string one_line_summary(const Record& r) {
+  if (r.status == "skipped") return "skipped: " + r.reason;
+  if (r.status == "error") return "error: " + r.reason;
+  std::string s = r.status;
+  if (!r.metrics.empty()) {
+    char buf[96];
+    const auto& m = r.metrics.front();
+    double scale = m.unit == "FLOP/s" ? 1e12 : 1e9;
+    std::snprintf(buf, sizeof buf, " %.3f %s", m.value / scale,
+                  m.unit == "FLOP/s" ? "TFLOP/s" : "GB/s");
+    s += buf;
+  }
+  return s + ", verification " + r.verification.status;
+}
+
+}  // namespace
+
+RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std::ostream& err) {
+  const auto run_start = Clock::now();
+  const auto wall_start = std::chrono::system_clock::now();
+  if (options.out.empty()) throw InputError("--out: a report path is required");
+
+  BenchmarkFlags gb = parse_benchmark_flags(options.benchmark_args);
+  std::string filter_spec = gb.filter.value_or(options.filter);
+  CaseFilter filter(filter_spec);
+  SamplingPolicy base_policy = sampling_policy(options.suite, options.tiny);
+  if (gb.min_time_seconds) base_policy.min_time_seconds = *gb.min_time_seconds;
+
+  // Deadline: the earlier of --time-budget and --deadline; a margin is kept for the final write.
+  std::optional<SystemTime> deadline = options.deadline;
+  if (options.time_budget_seconds > 0) {
+    SystemTime by_budget =
+        wall_start + std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                         std::chrono::duration<double>(options.time_budget_seconds));
+    deadline = deadline ? std::min(*deadline, by_budget) : by_budget;
+  }
+  constexpr double kDeadlineMarginSeconds = 2;
+
+  Report report = start_report(options);
+  report.settings = {{"suite", to_string(options.suite)},
+                     {"tiny", options.tiny},
+                     {"filter", filter_spec},
+                     {"io_directory", options.io_directory},
+                     {"time_budget_seconds", options.time_budget_seconds},
+                     {"deadline", deadline ? iso8601_utc(*deadline) : ""},
+                     {"sampling",
+                      {{"min_samples", base_policy.min_samples},
+                       {"min_time_seconds", base_policy.min_time_seconds},
+                       {"max_noise_cv", base_policy.max_noise},
+                       {"time_cap_seconds", base_policy.time_cap_seconds}}},
+                     {"benchmark_flags", options.benchmark_args}};
+  if (options.mode) report.settings["mig_mode"] = *options.mode;
+
+  kernels::DiscoveryOptions dopt{options.cpu, options.gpus, options.gpu_indices};
+  kernels::Discovery discovery = kernels::discover(dopt);
+  for (const auto& b : discovery.backends) add_target(report, b->target());
+  if (options.gpus && !discovery.gpu_unavailable_reason.empty()) {
+    add_warning(report, "GPUs: " + discovery.gpu_unavailable_reason);
+  }
+  if (options.gpus && !discovery.collectives) {
+    add_warning(report, "collectives not run: " + discovery.collectives_unavailable_reason);
+  }
+  for (const auto& w : discovery.warnings) add_warning(report, w);
+
+  SuiteContext ctx{options.suite, &discovery, options.io_directory, options.tiny};
+  CaseList planned = plan_cases(ctx);
+  std::set<std::string> recorded;
+  for (const auto& r : report.records) recorded.insert(r.id);
+  CaseList cases;
+  for (auto& c : planned) {
+    if (!filter.accepts(c.id) || recorded.count(c.id)) continue;
+    cases.push_back(std::move(c));
+  }
+  // Cases that run now are no longer "not run".
+  std::erase_if(report.not_run, [&](const auto& nr) {
+    for (const auto& c : cases) {
+      if (c.id == nr.first) return true;
+    }
+    return false;
+  });
+
+  if (options.list_only) {
+    for (const auto& c : cases) err << c.id << "\n";
+    return RunResult{std::move(report), 0};
+  }
+
+  const bool progress_on = options.progress == 1 || (options.progress < 0 && ::isatty(2));
+  Progress progress(progress_on, err, cases.size());
+
+  if (telemetry && !options.resume) {
+    progress.note("measuring idle power (nothing running)...");
+    report.target_telemetry = telemetry->measure_idle(report.targets);
+  }
+
+  auto checkpoint = [&](const GbenchCollector* collector) {
+    save_report(report, options.out);
+    if (gb.out && collector) collector->write_json(*gb.out);
+  };
+  checkpoint(nullptr);
+
+  initialize_google_benchmark(gb.passthrough);
+  GbenchCollector collector;
+  SignalGuard signals;
+  g_stop_signal.store(0);
+
+  std::map<std::string, std::unique_ptr<TelemetryProbe>> probes;
+  auto probe_for = [&](const std::string& target_id) -> TelemetryProbe& {
+    auto it = probes.find(target_id);
+    if (it != probes.end()) return *it->second;
+    const Target* t = report.find_target(target_id);
+    std::unique_ptr<TelemetryProbe> p;
+    if (telemetry && t) {
+      p = telemetry->probe_for(*t);
+    } else {
+      p = std::make_unique<UnavailableProbe>(
+          t && t->kind == "cpu" ? "CPU package (RAPL)" : "GPU board power (NVML)",
+          "telemetry disabled (--no-telemetry)");
+    }
+    return *probes.emplace(target_id, std::move(p)).first->second;
+  };
+
+  double spent_seconds = 0;
+  double estimated_done = 0;
+  double estimated_total = 0;
+  for (const auto& c : cases) estimated_total += c.estimated_seconds;
+  int exit_code = 0;
+  std::string stop_cause;
+
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const BenchCase& c = cases[i];
+    if (int sig = g_stop_signal.load(); sig != 0 && stop_cause.empty()) {
+      stop_cause = std::string("interrupted by signal ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    }
+    SamplingPolicy policy = base_policy;
+    if (stop_cause.empty() && deadline) {
+      double left = std::chrono::duration<double>(*deadline - std::chrono::system_clock::now())
+                        .count() - kDeadlineMarginSeconds;
+      if (left < c.estimated_seconds) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "time budget: needs ~%.0f s, %.0f s left before %s",
+                      c.estimated_seconds, std::max(0.0, left), iso8601_utc(*deadline).c_str());
+        report.not_run.emplace_back(c.id, buf);
+        progress.note("not run: " + c.id + " (" + buf + ")");
+        continue;
+      }
+      // Never let one case's sampling run past the deadline.
+      policy.time_cap_seconds = std::min(policy.time_cap_seconds, std::max(0.05, left / 3));
+    }
+    if (!stop_cause.empty()) {
+      report.not_run.emplace_back(c.id, stop_cause);
+      continue;
+    }
+
+    double ratio = estimated_done > 0 ? spent_seconds / estimated_done : 1.0;
+    progress.begin(i, c, (estimated_total - estimated_done) * ratio);
+    const auto case_start = Clock::now();
+
+    CaseOutcome outcome;
+    outcome.started_at = now_iso8601_utc();
+    std::unique_ptr<kernels::Workload> workload;
+    bool prepared = false;
+    TelemetryProbe& probe = probe_for(c.targets.front());
+
+    auto body = [&](benchmark::State& st) {
+      if (outcome.skipped_reason || outcome.error) {
+        st.SkipWithError(outcome.skipped_reason ? outcome.skipped_reason->c_str()
+                                                : outcome.error->c_str());
+        return;
+      }
+      try {
+        if (!prepared) {
+          prepared = true;
+          workload = c.make();
+          workload->warm_up();
+        }
+        probe.begin();
+        SampleSet set;
+        try {
+          set = take_samples(*workload, policy);
+        } catch (...) {
+          probe.end();
+          throw;
+        }
+        outcome.windows.push_back(probe.end());
+        double median = summarize(set.seconds_per_op).median;
+        for (auto _ : st) st.SetIterationTime(median);
+        kernels::WorkAmount work = workload->work_per_op();
+        if (work.bytes > 0) st.SetBytesProcessed(static_cast<std::int64_t>(work.bytes));
+        if (work.flops > 0) {
+          st.counters["FLOP/s"] = benchmark::Counter(work.flops, benchmark::Counter::kIsRate);
+        }
+        outcome.repetitions.push_back(std::move(set));
+      } catch (const Unsupported& e) {
+        outcome.skipped_reason = e.what();
+        st.SkipWithError(("skipped: " + std::string(e.what())).c_str());
+      } catch (const std::exception& e) {
+        outcome.error = e.what();
+        st.SkipWithError(e.what());
+      }
+    };
+    run_one_benchmark(c.id, body, collector);
+
+    if (workload && !outcome.error && !outcome.skipped_reason) {
+      try {
+        outcome.verification = workload->verify();
+        outcome.work = workload->work_per_op();
+        outcome.timer = workload->timer();
+        outcome.mode = workload->mode();
+        outcome.details = workload->details();
+        outcome.extra_metrics = workload->extra_metrics();
+        outcome.peak_rate = workload->peak_rate();
+        outcome.peak_source = workload->peak_source();
+      } catch (const std::exception& e) {
+        outcome.error = std::string("verification: ") + e.what();
+      }
+    }
+    workload.reset();  // release device memory before the next case
+    outcome.duration_seconds = std::chrono::duration<double>(Clock::now() - case_start).count();
+    spent_seconds += outcome.duration_seconds;
+    estimated_done += c.estimated_seconds;
+
+    Record record = build_record(c, outcome, policy);
+    if (options.mode) record.mode = *options.mode;
+    if (record.status == "failed" || record.status == "error") exit_code = 1;
+    progress.note(one_line_summary(record));
+    report.records.push_back(std::move(record));
+    checkpoint(&collector);
+  }
+
+  report.finished_at = now_iso8601_utc();
+  report.status = stop_cause.empty() && report.not_run.empty() ? "complete" : "stopped";
+  if (!stop_cause.empty()) add_warning(report, "run stopped: " + stop_cause);
+  checkpoint(&collector);
+  (void)run_start;
+  return RunResult{std::move(report), exit_code};
+}
+
+}  // namespace gpusizer::bench

@@ -1,0 +1,149 @@
+// gpusizer run: the main job on a rented machine. Measures every target (CPU, each GPU), writes
+// the report after every finished benchmark, and prints the devices and the results.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "gpusizer/bench/runner.hpp"
+#include "gpusizer/error.hpp"
+#include "gpusizer/host_info.hpp"
+#include "gpusizer/printers.hpp"
+
+namespace gpusizer::cli {
+namespace {
+
+struct RunArgs {
+  std::string suite = "quick";
+  std::string out;
+  std::string resume;
+  std::string time_budget;
+  std::string deadline;
+  std::string filter;
+  std::string io_dir;
+  std::string instance_type;
+  std::string gpus;
+  std::string format = "table";
+  bool tiny = false;
+  bool no_gpu = false;
+  bool no_cpu = false;
+  bool list = false;
+  bool no_telemetry = false;
+  bool progress = false;
+  bool no_progress = false;
+  std::vector<std::string> command_line;
+};
+
+std::vector<int> parse_gpu_list(const std::string& text) {
+  std::vector<int> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos) {
+      throw InputError("--gpus: expected a comma-separated list of GPU indices, got \"" + text + "\"");
+    }
+    out.push_back(std::stoi(item));
+  }
+  return out;
+}
+
+std::string default_report_name(const std::string& suite) {
+  std::string stamp = now_iso8601_utc();  // 2026-11-30T10:11:12.123Z
+  std::string compact;
+  for (char c : stamp.substr(0, 19)) {
+    if (c != '-' && c != ':') compact += c;
+  }
+  Host host = collect_host();
+  std::string name = host.hostname.empty() ? "host" : host.hostname;
+  return "gpusizer-" + name + "-" + suite + "-" + compact + "Z.json";
+}
+
+int run_command(const RunArgs& a, const std::vector<std::string>& extras) {
+  bench::RunOptions o;
+  o.suite = bench::suite_from_string(a.suite);
+  o.tiny = a.tiny;
+  if (!a.resume.empty()) {
+    o.resume = a.resume;
+    if (!std::filesystem::exists(a.resume)) throw InputError(a.resume + ": no such file (--resume)");
+  }
+  o.out = !a.out.empty() ? a.out : (!a.resume.empty() ? a.resume : default_report_name(a.suite));
+  if (!a.time_budget.empty()) o.time_budget_seconds = parse_duration_seconds(a.time_budget, "--time-budget");
+  if (!a.deadline.empty()) o.deadline = parse_utc_time(a.deadline, "--deadline");
+  o.filter = a.filter;
+  std::filesystem::path out_dir = std::filesystem::absolute(o.out).parent_path();
+  if (!std::filesystem::is_directory(out_dir)) {
+    throw InputError("--out: folder " + out_dir.string() + " does not exist");
+  }
+  o.io_directory = a.io_dir.empty() ? out_dir.string() : a.io_dir;
+  if (!std::filesystem::is_directory(o.io_directory)) {
+    throw InputError("--io-dir: " + o.io_directory + " is not a folder");
+  }
+  o.cpu = !a.no_cpu;
+  o.gpus = !a.no_gpu;
+  if (!a.gpus.empty()) o.gpu_indices = parse_gpu_list(a.gpus);
+  if (!a.instance_type.empty()) {
+    o.instance_type = InstanceType{a.instance_type, "--instance-type"};
+  } else {
+    o.instance_type = detect_instance_type_dmi();
+  }
+  o.list_only = a.list;
+  o.progress = a.progress ? 1 : (a.no_progress ? 0 : -1);
+  o.benchmark_args = extras;
+  o.command_line = a.command_line;
+  TextFormat format = text_format_from_string(a.format);
+
+  std::unique_ptr<TelemetryProvider> telemetry;  // wired by the telemetry layer
+  bench::RunResult result = bench::run_suite(o, telemetry.get(), std::cerr);
+  if (o.list_only) return 0;
+  if (format == TextFormat::table) {
+    print_targets(result.report.targets, std::cout, TextFormat::table);
+    std::cout << "\n";
+  }
+  print_report(result.report, std::cout, format);
+  std::cerr << "report: " << o.out.string() << " (" << result.report.records.size()
+            << " records, status " << result.report.status << ")\n";
+  return result.exit_code;
+}
+
+}  // namespace
+
+void register_run(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand(
+      "run", "Run a benchmark suite on every target and write the JSON report "
+             "(Google Benchmark flags --benchmark_* are passed through)");
+  auto a = std::make_shared<RunArgs>();
+  cmd->allow_extras();
+  cmd->add_option("--suite", a->suite, "quick (default, ~1 min per device) | standard | full");
+  cmd->add_option("--out,-o", a->out, "Report file (default gpusizer-<host>-<suite>-<time>.json)");
+  cmd->add_option("--resume", a->resume, "Continue this report: skip what it already records");
+  cmd->add_option("--time-budget", a->time_budget, "Stop cleanly within this time, e.g. 10m, 1h30m");
+  cmd->add_option("--deadline", a->deadline, "Stop cleanly before this UTC time, e.g. 2026-12-01T11:00:00Z");
+  cmd->add_option("--filter", a->filter, "Regex on benchmark ids; a leading '-' excludes");
+  cmd->add_option("--io-dir", a->io_dir, "Folder for I/O benchmark files (default: the report's folder)");
+  cmd->add_option("--instance-type", a->instance_type, "Instance type to record, e.g. p5.48xlarge");
+  cmd->add_option("--gpus", a->gpus, "Only these GPU indices, e.g. 0,1");
+  cmd->add_option("--format", a->format, "Summary printed at the end: table | md | csv | json");
+  cmd->add_flag("--no-gpu", a->no_gpu, "Skip GPUs");
+  cmd->add_flag("--no-cpu", a->no_cpu, "Skip the CPU baseline");
+  cmd->add_flag("--no-telemetry", a->no_telemetry, "Do not sample power/clocks");
+  cmd->add_flag("--list", a->list, "Print the planned benchmark ids and exit");
+  cmd->add_flag("--tiny", a->tiny, "Smoke-test sizes (seconds, not minutes; not for sizing)");
+  cmd->add_flag("--progress", a->progress, "Progress on stderr even when it is not a terminal");
+  cmd->add_flag("--no-progress", a->no_progress, "No progress on stderr");
+  cmd->callback([&action, a, cmd, &app] {
+    std::vector<std::string> extras = cmd->remaining();
+    a->command_line = {app.get_name(), "run"};
+    for (const auto* opt : cmd->get_options()) {
+      for (const auto& r : opt->results()) {
+        if (opt->get_positional()) continue;
+        a->command_line.push_back(opt->get_name() + "=" + r);
+      }
+    }
+    for (const auto& e : extras) a->command_line.push_back(e);
+    action = [a, extras] { return run_command(*a, extras); };
+  });
+}
+
+}  // namespace gpusizer::cli
