@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "gpusizer/error.hpp"
 #include "gpusizer/json_input.hpp"
 
@@ -20,6 +22,61 @@ TEST(JsonInput, NamesFileAndPointerOnWrongType) {
   JsonInput in(doc, "r.json");
   EXPECT_EQ(error_of([&] { in.at("records").items()[0].at("value").non_negative(); }),
             "r.json: /records/0/value: expected a non-negative number, got the string \"fast\"");
+}
+
+TEST(JsonInput, MissingFieldNamesItsPath) {
+  auto doc = nlohmann::json::parse(R"({"host": {}})");
+  JsonInput in(doc, "a.json");
+  EXPECT_EQ(error_of([&] { in.at("host").at("hostname"); }),
+            "a.json: /host/hostname: missing required field");
+}
+
+TEST(JsonInput, RejectsNegativeAndNonPositive) {
+  auto doc = nlohmann::json::parse(R"({"a": -1, "b": 0, "c": 2.5})");
+  JsonInput in(doc, "x.json");
+  EXPECT_EQ(error_of([&] { in.at("a").non_negative(); }),
+            "x.json: /a: expected a non-negative number, got -1");
+  EXPECT_EQ(error_of([&] { in.at("b").positive(); }),
+            "x.json: /b: expected a positive number, got 0");
+  EXPECT_DOUBLE_EQ(in.at("c").positive(), 2.5);
+  EXPECT_EQ(error_of([&] { in.at("c").count(); }),
+            "x.json: /c: expected a non-negative integer, got 2.5");
+}
+
+TEST(JsonInput, RejectsUnknownFieldsAndValues) {
+  auto doc = nlohmann::json::parse(R"({"kind": "tpu", "colour": 1})");
+  JsonInput in(doc, "t.json");
+  EXPECT_EQ(error_of([&] { in.allow_only({"kind"}); }),
+            "t.json: /colour: unknown field (expected one of: kind)");
+  EXPECT_EQ(error_of([&] { in.at("kind").one_of({"cpu", "gpu"}); }),
+            "t.json: /kind: expected one of cpu, gpu, got the string \"tpu\"");
+}
+
+TEST(JsonInput, EscapesPointerTokens) {
+  auto doc = nlohmann::json::parse(R"({"a/b": {"c~d": true}})");
+  JsonInput in(doc, "e.json");
+  EXPECT_EQ(error_of([&] { in.at("a/b").at("c~d").string(); }),
+            "e.json: /a~1b/c~0d: expected a string, got true");
+}
+
+TEST(JsonInput, ParseErrorsNameTheFile) {
+  EXPECT_EQ(error_of([] { JsonInput::parse_file("/nonexistent/report.json"); }),
+            "/nonexistent/report.json: no such file");
+  EXPECT_EQ(error_of([] { JsonInput::parse_text("  \n", "empty.json"); }),
+            "empty.json: empty file, expected JSON");
+  std::string msg = error_of([] { JsonInput::parse_text("{\"a\": 1,}", "bad.json"); });
+  EXPECT_EQ(msg.rfind("bad.json: not valid JSON: parse error at line 1", 0), 0u) << msg;
+  // JSON has no NaN or Infinity: they are parse errors, never silently numbers.
+  msg = error_of([] { JsonInput::parse_text("{\"a\": NaN}", "nan.json"); });
+  EXPECT_EQ(msg.rfind("nan.json: not valid JSON", 0), 0u) << msg;
+}
+
+TEST(JsonInput, OptionalMembersTreatNullAsAbsent) {
+  auto doc = nlohmann::json::parse(R"({"a": null, "b": 3})");
+  JsonInput in(doc, "o.json");
+  EXPECT_FALSE(in.find("a").has_value());
+  EXPECT_FALSE(in.optional_positive("missing").has_value());
+  EXPECT_EQ(in.optional_positive("b").value(), 3.0);
 }
 
 }  // namespace

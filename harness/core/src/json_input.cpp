@@ -197,12 +197,16 @@ std::int64_t JsonInput::integer() const {
 
 std::uint64_t JsonInput::count() const {
   if (value_->is_number_unsigned()) return value_->get<std::uint64_t>();
-  std::int64_t v = 0;
-  if (value_->is_number()) v = integer();
-  if (!value_->is_number() || v < 0) {
-    fail("expected a non-negative integer, got " + describe_json(*value_));
+  const std::string what = "expected a non-negative integer, got " + describe_json(*value_);
+  if (!value_->is_number()) fail(what);
+  if (value_->is_number_integer()) {
+    std::int64_t v = value_->get<std::int64_t>();
+    if (v < 0) fail(what);
+    return static_cast<std::uint64_t>(v);
   }
-  return static_cast<std::uint64_t>(v);
+  double d = value_->get<double>();
+  if (!std::isfinite(d) || d < 0 || std::floor(d) != d || d >= 9.0e15) fail(what);
+  return static_cast<std::uint64_t>(d);
 }
 
 std::string JsonInput::one_of(std::initializer_list<std::string_view> allowed) const {

@@ -1,0 +1,53 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "gpusizer/printers.hpp"
+
+namespace gpusizer {
+namespace {
+
+TEST(Printers, FormatsWithDecimalPrefixes) {
+  EXPECT_EQ(format_value(4.3e12, "B/s"), "4.300 TB/s");
+  EXPECT_EQ(format_value(812.5e12, "FLOP/s"), "812.5 TFLOP/s");
+  EXPECT_EQ(format_value(55.2e9, "B/s"), "55.20 GB/s");
+  EXPECT_EQ(format_value(0.0032, "s"), "3.200 ms");
+  EXPECT_EQ(format_value(0.912, "1"), "0.912");
+}
+
+TEST(Printers, TableCsvEscapesAndMarkdownAligns) {
+  Table t({"a", "b"});
+  t.add_row({"x,y", "say \"hi\""});
+  t.right_align(1);
+  std::ostringstream csv, md;
+  t.render(csv, TextFormat::csv);
+  t.render(md, TextFormat::md);
+  EXPECT_EQ(csv.str(), "a,b\n\"x,y\",\"say \"\"hi\"\"\"\n");
+  EXPECT_EQ(md.str(), "| a | b |\n| --- | ---: |\n| x,y | say \"hi\" |\n");
+}
+
+Report one_record_report(double value) {
+  Report r;
+  Record rec;
+  rec.id = "gemm/bf16/gpu0/square";
+  rec.family = "gemm";
+  rec.operation = "bf16";
+  rec.target = "gpu0";
+  rec.status = "ok";
+  rec.metrics = {{"throughput", value, "FLOP/s", ""}};
+  r.records = {rec};
+  return r;
+}
+
+TEST(Printers, ComparisonShowsRatioToFirst) {
+  std::vector<NamedReport> reports{{"h100.json", one_record_report(700e12)},
+                                   {"h200.json", one_record_report(770e12)}};
+  std::ostringstream out;
+  print_comparison(reports, out, TextFormat::csv);
+  EXPECT_EQ(out.str(),
+            "benchmark,parameters,unit,h100.json,h200.json,ratio 2/1\n"
+            "gemm/bf16 gpu0,,FLOP/s,700.0 TFLOP/s,770.0 TFLOP/s,1.100\n");
+}
+
+}  // namespace
+}  // namespace gpusizer
