@@ -1,0 +1,108 @@
+#include <gtest/gtest.h>
+
+#include "gpusizer/bench/record_builder.hpp"
+
+namespace gpusizer::bench {
+namespace {
+
+BenchCase triad_case() {
+  BenchCase c;
+  c.id = "memory/stream_triad/gpu0/bytes=1048576";
+  c.family = "memory";
+  c.operation = "stream_triad";
+  c.targets = {"gpu0"};
+  c.parameters = {{"array_bytes", 1048576}};
+  return c;
+}
+
+CaseOutcome triad_outcome() {
+  CaseOutcome o;
+  SampleSet s;
+  s.seconds_per_op = {2e-6, 1e-6, 3e-6};  // median 2 us, best 1 us
+  s.ops_per_sample = 10;
+  s.total_ops = 40;
+  s.measured_seconds = 60e-6;
+  s.stop_reason = "converged";
+  o.repetitions = {s};
+  o.work = {3.0 * 8 * 131072, 0, "bytes = 3 x 8 B x N", "bandwidth"};
+  o.verification = {"passed", "scalar replay", "ok"};
+  o.timer = "cuda_events";
+  o.mode = "hot";
+  o.peak_rate = 4.8e12;
+  o.peak_source = "2 x memory clock x bus width / 8";
+  return o;
+}
+
+TEST(RecordBuilder, HeadlineRateUsesMedianAndStatesTheRule) {
+  Record r = build_record(triad_case(), triad_outcome(), SamplingPolicy{});
+  ASSERT_EQ(r.status, "ok");
+  // bytes per op = 3 * 8 * 131072 = 3145728; / 2e-6 s = 1.572864e12 B/s
+  EXPECT_EQ(r.metrics[0].name, "bandwidth");
+  EXPECT_EQ(r.metrics[0].unit, "B/s");
+  EXPECT_NEAR(r.metrics[0].value, 1.572864e12, 1e3);
+  EXPECT_NE(r.metrics[0].description.find("bytes = 3 x 8 B x N"), std::string::npos);
+  EXPECT_NEAR(r.metric("bandwidth_best")->value, 3.145728e12, 1e3);
+  EXPECT_NEAR(r.metric("fraction_of_peak")->value, 1.572864e12 / 4.8e12, 1e-9);
+  // CV of {1,2,3} us = 1/2 = 0.5 > 5 % -> high_variance.
+  EXPECT_NE(std::find(r.flags.begin(), r.flags.end(), "high_variance"), r.flags.end());
+}
+
+TEST(RecordBuilder, EnergyPerOpAndWorkPerJouleFromTelemetry) {
+  CaseOutcome o = triad_outcome();
+  TelemetryWindow w;
+  w.source = "nvml";
+  w.scope = "GPU board power (NVML)";
+  w.duration_seconds = 0.5;
+  w.energy_joules = 20.0;
+  w.throttled = true;
+  o.windows = {w};
+  Record r = build_record(triad_case(), o, SamplingPolicy{});
+  // 20 J over 40 ops = 0.5 J/op; 3145728 B / 0.5 J = 6291456 B/J.
+  EXPECT_DOUBLE_EQ(r.metric("energy_per_op")->value, 0.5);
+  EXPECT_DOUBLE_EQ(r.metric("bytes_per_joule")->value, 6291456.0);
+  EXPECT_NE(std::find(r.flags.begin(), r.flags.end(), "throttled"), r.flags.end());
+}
+
+TEST(RecordBuilder, FailedVerificationMarksTheRecord) {
+  CaseOutcome o = triad_outcome();
+  o.verification = {"failed", "pattern", "1 wrong byte at offset 17"};
+  Record r = build_record(triad_case(), o, SamplingPolicy{});
+  EXPECT_EQ(r.status, "failed");
+  EXPECT_EQ(r.verification.detail, "1 wrong byte at offset 17");
+}
+
+TEST(RecordBuilder, SkippedAndErrorCarryTheReason) {
+  CaseOutcome o;
+  o.skipped_reason = "fp8 needs compute capability >= 8.9";
+  Record r = build_record(triad_case(), o, SamplingPolicy{});
+  EXPECT_EQ(r.status, "skipped");
+  EXPECT_EQ(r.reason, "fp8 needs compute capability >= 8.9");
+  EXPECT_TRUE(r.metrics.empty());
+  CaseOutcome e;
+  e.error = "cudaErrorMemoryAllocation";
+  EXPECT_EQ(build_record(triad_case(), e, SamplingPolicy{}).status, "error");
+}
+
+TEST(RecordBuilder, MergesWindowsOfRepetitions) {
+  TelemetryWindow a, b;
+  a.duration_seconds = 1;
+  a.energy_joules = 100;
+  a.power_mean_watts = 100;
+  a.power_peak_watts = 150;
+  a.throttle_reasons = {"sw_power_cap"};
+  b.duration_seconds = 3;
+  b.energy_joules = 600;
+  b.power_mean_watts = 200;
+  b.power_peak_watts = 250;
+  b.ecc_errors_during_run = true;
+  TelemetryWindow m = merge_windows({a, b});
+  EXPECT_DOUBLE_EQ(m.duration_seconds, 4);
+  EXPECT_DOUBLE_EQ(*m.energy_joules, 700);
+  EXPECT_DOUBLE_EQ(*m.power_mean_watts, (100 * 1 + 200 * 3) / 4.0);  // 175
+  EXPECT_DOUBLE_EQ(*m.power_peak_watts, 250);
+  EXPECT_TRUE(m.ecc_errors_during_run);
+  EXPECT_EQ(m.throttle_reasons, std::vector<std::string>{"sw_power_cap"});
+}
+
+}  // namespace
+}  // namespace gpusizer::bench

@@ -1,0 +1,88 @@
+#include <gtest/gtest.h>
+
+#include "gpusizer/bench/sampler.hpp"
+
+namespace gpusizer::bench {
+namespace {
+
+// A workload whose timer returns scripted per-op times, so the sampler's decisions are exact.
+class ScriptedWorkload final : public kernels::Workload {
+ public:
+  explicit ScriptedWorkload(std::vector<double> per_op) : per_op_(std::move(per_op)) {}
+  double run(std::size_t repeats) override {
+    double t = per_op_[std::min(calls_, per_op_.size() - 1)];
+    ++calls_;
+    repeats_seen_.push_back(repeats);
+    return t * static_cast<double>(repeats);
+  }
+  kernels::VerificationResult verify() override { return {}; }
+  kernels::WorkAmount work_per_op() const override { return {}; }
+  std::string timer() const override { return "steady_clock"; }
+  std::size_t calls_ = 0;
+  std::vector<std::size_t> repeats_seen_;
+
+ private:
+  std::vector<double> per_op_;
+};
+
+SamplingPolicy policy() {
+  SamplingPolicy p;
+  p.min_samples = 5;
+  p.min_time_seconds = 0.0;
+  p.max_noise = 0.01;
+  p.time_cap_seconds = 10;
+  p.min_sample_seconds = 0.001;
+  return p;
+}
+
+TEST(Sampler, StopsAsSoonAsConvergedAfterMinSamples) {
+  // Constant 1 ms per op: calibration + 5 samples, CV 0 -> "converged".
+  ScriptedWorkload w({0.001});
+  SampleSet s = take_samples(w, policy());
+  EXPECT_EQ(s.stop_reason, "converged");
+  EXPECT_EQ(s.seconds_per_op.size(), 5u);
+  EXPECT_EQ(s.ops_per_sample, 1u);
+  EXPECT_EQ(s.total_ops, 6u);  // 1 calibration op + 5 samples
+  EXPECT_NEAR(s.measured_seconds, 0.005, 1e-12);
+}
+
+TEST(Sampler, BatchesShortOpsToTheMinimumSampleTime) {
+  // 10 us per op, samples must last >= 1 ms: 100 ops per sample.
+  ScriptedWorkload w({1e-5});
+  SampleSet s = take_samples(w, policy());
+  EXPECT_EQ(s.ops_per_sample, 100u);
+  EXPECT_EQ(w.repeats_seen_.front(), 1u);
+  EXPECT_EQ(w.repeats_seen_.back(), 100u);
+}
+
+TEST(Sampler, KeepsSamplingWhileNoisy) {
+  // Alternating 1 ms / 2 ms never gets under 1 % CV; the noise estimate settles, so the
+  // noise-stability rule ends it (not the sample cap).
+  std::vector<double> times;
+  for (int i = 0; i < 400; ++i) times.push_back(i % 2 ? 0.002 : 0.001);
+  ScriptedWorkload w(times);
+  SampleSet s = take_samples(w, policy());
+  EXPECT_EQ(s.stop_reason, "noise_stable");
+  EXPECT_GT(s.seconds_per_op.size(), 32u);
+}
+
+TEST(Sampler, StopReasonRules) {
+  SamplingPolicy p = policy();
+  p.min_time_seconds = 1.0;
+  std::vector<double> flat(5, 0.001);
+  // Converged noise but not enough measured time: continue.
+  EXPECT_EQ(stop_reason(flat, 0.005, 0.1, {}, p), "");
+  EXPECT_EQ(stop_reason(flat, 1.0, 0.1, {}, p), "converged");
+  std::vector<double> noisy{0.001, 0.002, 0.001, 0.002, 0.001};
+  EXPECT_EQ(stop_reason(noisy, 1.0, 0.1, {}, p), "");
+  EXPECT_EQ(stop_reason(noisy, 1.0, 10.0, {}, p), "time_cap");
+  // Fewer than min_samples: the cap waits for min_samples, unless twice the cap has passed.
+  std::vector<double> two{1.0, 1.0};
+  EXPECT_EQ(stop_reason(two, 2.0, 15.0, {}, p), "");
+  EXPECT_EQ(stop_reason(two, 2.0, 20.0, {}, p), "time_cap");
+  p.max_samples = 5;
+  EXPECT_EQ(stop_reason(noisy, 0.0, 0.0, {}, p), "sample_cap");
+}
+
+}  // namespace
+}  // namespace gpusizer::bench
