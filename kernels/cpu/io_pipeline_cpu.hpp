@@ -36,7 +36,9 @@ class IoPipelineCpu final : public Workload {
   VerificationResult verify() override;
   WorkAmount work_per_op() const override;
   std::string timer() const override { return "steady_clock"; }
-  std::string mode() const override { return "cold"; }
+  // "cold": the file's pages are out of the page cache before every pass (O_DIRECT or a verified
+  // DONTNEED); "hot" when the drop could not be verified.
+  std::string mode() const override { return io_mode_ == kIoModeCached ? "hot" : "cold"; }
   std::map<std::string, std::string> details() const override;
   std::map<std::string, double> extra_metrics() const override;
 
