@@ -126,7 +126,9 @@ VerificationResult GemmCpu::check() const {
       {0, 0}, {0, n - 1}, {m - 1, 0}, {m - 1, n - 1}};
   PatternGenerator pick(kSampleSeed);
   for (std::size_t s = 0; s < kGemmSampleEntries; ++s) {
-    sample.emplace_back(pick.next_word() % m, pick.next_word() % n);
+    const std::size_t i = pick.next_word() % m;  // sequenced: i before j
+    const std::size_t j = pick.next_word() % n;
+    sample.emplace_back(i, j);
   }
   const T* a = a_.as<const T>();
   const T* b = b_.as<const T>();
