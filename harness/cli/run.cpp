@@ -11,6 +11,7 @@
 #include "gpusizer/error.hpp"
 #include "gpusizer/host_info.hpp"
 #include "gpusizer/printers.hpp"
+#include "gpusizer/report_io.hpp"
 
 namespace gpusizer::cli {
 namespace {
@@ -60,14 +61,36 @@ std::string default_report_name(const std::string& suite) {
   return "gpusizer-" + name + "-" + suite + "-" + compact + "Z.json";
 }
 
-int run_command(const RunArgs& a, const std::vector<std::string>& extras) {
+// --resume continues the same plan: the suite, filter, sizes, I/O folder and Google Benchmark flags
+// recorded in the report apply unless given again on the command line.
+void inherit_settings(RunArgs& a, std::vector<std::string>& extras, const CLI::App& cmd) {
+  Report previous = load_report(a.resume);
+  const auto& s = previous.settings;
+  auto text = [&](const char* key) {
+    return s.contains(key) && s[key].is_string() ? s[key].get<std::string>() : std::string();
+  };
+  if (cmd.count("--suite") == 0 && !text("suite").empty()) a.suite = text("suite");
+  if (cmd.count("--filter") == 0) a.filter = text("filter");
+  if (cmd.count("--io-dir") == 0) a.io_dir = text("io_directory");
+  if (cmd.count("--tiny") == 0 && s.contains("tiny") && s["tiny"].is_boolean()) {
+    a.tiny = s["tiny"].get<bool>();
+  }
+  if (extras.empty() && s.contains("benchmark_flags") && s["benchmark_flags"].is_array()) {
+    for (const auto& f : s["benchmark_flags"]) {
+      if (f.is_string()) extras.push_back(f.get<std::string>());
+    }
+  }
+}
+
+int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd) {
+  if (!a.resume.empty()) {
+    if (!std::filesystem::exists(a.resume)) throw InputError(a.resume + ": no such file (--resume)");
+    inherit_settings(a, extras, cmd);
+  }
   bench::RunOptions o;
   o.suite = bench::suite_from_string(a.suite);
   o.tiny = a.tiny;
-  if (!a.resume.empty()) {
-    o.resume = a.resume;
-    if (!std::filesystem::exists(a.resume)) throw InputError(a.resume + ": no such file (--resume)");
-  }
+  if (!a.resume.empty()) o.resume = a.resume;
   o.out = !a.out.empty() ? a.out : (!a.resume.empty() ? a.resume : default_report_name(a.suite));
   if (!a.time_budget.empty()) o.time_budget_seconds = parse_duration_seconds(a.time_budget, "--time-budget");
   if (!a.deadline.empty()) o.deadline = parse_utc_time(a.deadline, "--deadline");
@@ -142,7 +165,7 @@ void register_run(CLI::App& app, Action& action) {
       }
     }
     for (const auto& e : extras) a->command_line.push_back(e);
-    action = [a, extras] { return run_command(*a, extras); };
+    action = [a, extras, cmd] { return run_command(*a, extras, *cmd); };
   });
 }
 
