@@ -38,7 +38,7 @@ struct TelemetryWindow {
   // Clocks and utilisation (GPUs).
   std::optional<double> sm_clock_mean_mhz;
   std::optional<double> sm_clock_default_mhz;
-  std::string sm_clock_default_source;  // "default applications clock" | "max SM clock"
+  std::string sm_clock_default_source;   // "default applications clock" | "max SM clock"
   std::optional<double> sm_clock_ratio;  // mean / default
   std::optional<double> memory_clock_mean_mhz;
   std::optional<double> gpu_utilization_mean_percent;
