@@ -104,3 +104,27 @@ TEST(WindowSummary, EmptySampleSetHasNoFigures) {
 
 }  // namespace
 }  // namespace gpusizer::telemetry
+
+#include "gpusizer/report_io.hpp"
+
+namespace gpusizer::telemetry {
+namespace {
+
+TEST(WindowJson, NewFieldsRoundTrip) {
+  TelemetryWindow w;
+  w.source = "nvml";
+  w.scope = "GPU board power (NVML)";
+  w.energy_integrated_joules = 960.0;
+  w.sm_clock_default_source = "max SM clock";
+  w.notes = {"utilization: Not Supported (code 3)"};
+  const auto j = to_json(w);
+  EXPECT_EQ(j["energy_integrated_joules"], 960.0);
+  const nlohmann::json doc = j;
+  const auto back = telemetry_from_json(JsonInput(doc, "test"));
+  EXPECT_EQ(*back.energy_integrated_joules, 960.0);
+  EXPECT_EQ(back.sm_clock_default_source, "max SM clock");
+  EXPECT_EQ(back.notes, w.notes);
+}
+
+}  // namespace
+}  // namespace gpusizer::telemetry
