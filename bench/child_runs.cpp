@@ -60,6 +60,7 @@ Running spawn(const ChildSpec& spec) {
 ChildResult finish(const Running& r, int status) {
   ChildResult out;
   out.target = r.spec->target;
+  out.child_target_id = r.spec->child_target_id;
   out.seconds = std::chrono::duration<double>(Clock::now() - r.start).count();
   if (!r.spawn_error.empty()) {
     out.failure = r.spawn_error;
@@ -159,9 +160,9 @@ std::vector<ChildResult> run_children(const std::vector<ChildSpec>& children, bo
 void merge_child_result(Report& parent, const ChildResult& result, const std::string& mode) {
   if (parent.find_target(result.target.id) == nullptr) parent.targets.push_back(result.target);
   for (Record r : result.records) {
-    // Inside the child the slice is the only CUDA device: rename its target to the slice's id.
-    if (r.target == "gpu0") {
-      r.id = replace_segment(r.id, "gpu0", result.target.id) + "/mode=" + mode;
+    // Inside the child the slice is its only CUDA device: rename that target to the slice's id.
+    if (r.target == result.child_target_id) {
+      r.id = replace_segment(r.id, result.child_target_id, result.target.id) + "/mode=" + mode;
       r.target = result.target.id;
     } else if (r.target != result.target.id) {
       continue;  // the child's CPU baseline is not the slice's

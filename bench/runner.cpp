@@ -24,13 +24,13 @@ using Clock = std::chrono::steady_clock;
 // Set by SIGINT/SIGTERM (a spot interruption notice ends in SIGTERM): the runner finishes the
 // case in flight, records the rest as not run, writes the report and exits.
 std::atomic<int> g_stop_signal{0};
-extern "C" void on_stop_signal(int sig) { g_stop_signal.store(sig); }
+extern "C" void gpusizer_runner_on_stop_signal(int sig) { g_stop_signal.store(sig); }
 
 class SignalGuard {
  public:
   SignalGuard() {
     struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
+    sa.sa_handler = gpusizer_runner_on_stop_signal;
     sigemptyset(&sa.sa_mask);
     ::sigaction(SIGINT, &sa, &old_int_);
     ::sigaction(SIGTERM, &sa, &old_term_);

@@ -14,5 +14,8 @@ void register_run(CLI::App& app, Action& action);
 void register_devices(CLI::App& app, Action& action);
 void register_show(CLI::App& app, Action& action);
 void register_compare(CLI::App& app, Action& action);
+void register_monitor(CLI::App& app, Action& action);
+void register_recommend(CLI::App& app, Action& action);
+void register_catalog(CLI::App& app, Action& action);
 
 }  // namespace gpusizer::cli

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   cli::register_devices(app, action);
   cli::register_show(app, action);
   cli::register_compare(app, action);
+  cli::register_monitor(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -12,6 +12,9 @@
 #include "gpusizer/host_info.hpp"
 #include "gpusizer/printers.hpp"
 #include "gpusizer/report_io.hpp"
+#include "gpusizer/telemetry/nvml_inventory.hpp"
+#include "gpusizer/telemetry/telemetry.hpp"
+#include "mig_runs.hpp"
 
 namespace gpusizer::cli {
 namespace {
@@ -34,6 +37,9 @@ struct RunArgs {
   bool no_telemetry = false;
   bool progress = false;
   bool no_progress = false;
+  bool child = false;                 // set on MIG children: no recursion
+  std::string mig_mode = "both";      // isolated | concurrent | both | off
+  std::string telemetry_period = "25ms";
   std::vector<std::string> command_line;
 };
 
@@ -117,9 +123,37 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   o.command_line = a.command_line;
   TextFormat format = text_format_from_string(a.format);
 
-  std::unique_ptr<TelemetryProvider> telemetry;  // wired by the telemetry layer
+  if (a.mig_mode != "isolated" && a.mig_mode != "concurrent" && a.mig_mode != "both" &&
+      a.mig_mode != "off") {
+    throw InputError("--mig-mode: expected isolated, concurrent, both or off, got \"" + a.mig_mode + "\"");
+  }
+  telemetry::TelemetryOptions topt;
+  topt.enabled = !a.no_telemetry;
+  topt.sample_period_seconds = parse_duration_seconds(a.telemetry_period, "--telemetry-period");
+  if (a.tiny || a.child) topt.idle_seconds = a.tiny ? 0.2 : topt.idle_seconds;
+  std::unique_ptr<TelemetryProvider> telemetry = make_telemetry_provider(topt);
+  if (a.child) o.mode = std::nullopt;
   bench::RunResult result = bench::run_suite(o, telemetry.get(), std::cerr);
   if (o.list_only) return 0;
+
+  // MIG slices: one child process per slice (a CUDA process sees one MIG device only).
+  if (!a.child && o.gpus && a.mig_mode != "off") {
+    telemetry::NvmlInventory inventory = telemetry::nvml_inventory();
+    if (!inventory.mig_targets.empty()) {
+      MigRunSettings ms;
+      if (a.mig_mode == "both") {
+        ms.modes = {"isolated", "concurrent"};
+      } else {
+        ms.modes = {a.mig_mode};
+      }
+      ms.suite = a.suite;
+      ms.tiny = a.tiny;
+      ms.filter = a.filter;
+      ms.benchmark_args = extras;
+      ms.timeout_seconds = o.suite == bench::Suite::quick ? 900 : 7200;
+      if (run_mig_slices(inventory.mig_targets, ms, result, o.out) != 0) result.exit_code = 1;
+    }
+  }
   if (format == TextFormat::table) {
     print_targets(result.report.targets, std::cout, TextFormat::table);
     std::cout << "\n";
@@ -153,6 +187,11 @@ void register_run(CLI::App& app, Action& action) {
   cmd->add_flag("--no-telemetry", a->no_telemetry, "Do not sample power/clocks");
   cmd->add_flag("--list", a->list, "Print the planned benchmark ids and exit");
   cmd->add_flag("--tiny", a->tiny, "Smoke-test sizes (seconds, not minutes; not for sizing)");
+  cmd->add_option("--mig-mode", a->mig_mode,
+                  "MIG slices: isolated (one at a time), concurrent (all at once), both (default), off");
+  cmd->add_option("--telemetry-period", a->telemetry_period, "NVML/RAPL sampling period (default 25ms)");
+  cmd->add_flag("--child", a->child, "Internal: this run is a MIG child of another gpusizer run")
+      ->group("");
   cmd->add_flag("--progress", a->progress, "Progress on stderr even when it is not a terminal");
   cmd->add_flag("--no-progress", a->no_progress, "No progress on stderr");
   cmd->callback([&action, a, cmd, &app] {

@@ -77,6 +77,7 @@ json to_json(const TelemetryWindow& w) {
   j["sample_period_seconds"] = w.sample_period_seconds;
   put_optional(j, "energy_joules", w.energy_joules);
   if (!w.energy_method.empty()) j["energy_method"] = w.energy_method;
+  put_optional(j, "energy_integrated_joules", w.energy_integrated_joules);
   if (!w.power_field.empty()) j["power_field"] = w.power_field;
   put_optional(j, "power_mean_watts", w.power_mean_watts);
   put_optional(j, "power_peak_watts", w.power_peak_watts);
@@ -84,6 +85,7 @@ json to_json(const TelemetryWindow& w) {
   put_optional(j, "power_p95_watts", w.power_p95_watts);
   put_optional(j, "sm_clock_mean_mhz", w.sm_clock_mean_mhz);
   put_optional(j, "sm_clock_default_mhz", w.sm_clock_default_mhz);
+  if (!w.sm_clock_default_source.empty()) j["sm_clock_default_source"] = w.sm_clock_default_source;
   put_optional(j, "sm_clock_ratio", w.sm_clock_ratio);
   put_optional(j, "memory_clock_mean_mhz", w.memory_clock_mean_mhz);
   put_optional(j, "gpu_utilization_mean_percent", w.gpu_utilization_mean_percent);
@@ -95,6 +97,7 @@ json to_json(const TelemetryWindow& w) {
   put_optional(j, "ecc_uncorrected_delta", w.ecc_uncorrected_delta);
   j["ecc_errors_during_run"] = w.ecc_errors_during_run;
   if (!w.attribution.empty()) j["attribution"] = w.attribution;
+  if (!w.notes.empty()) j["notes"] = w.notes;
   return j;
 }
 
@@ -106,7 +109,8 @@ TelemetryWindow telemetry_from_json(const JsonInput& in) {
                  "memory_clock_mean_mhz", "gpu_utilization_mean_percent",
                  "memory_utilization_mean_percent", "temperature_max_celsius", "throttle_reasons",
                  "throttled", "ecc_corrected_delta", "ecc_uncorrected_delta",
-                 "ecc_errors_during_run", "attribution"});
+                 "ecc_errors_during_run", "attribution", "energy_integrated_joules",
+                 "sm_clock_default_source", "notes"});
   TelemetryWindow w;
   w.source = in.at("source").one_of({"nvml", "rapl", "unavailable"});
   w.scope = in.at("scope").string();
@@ -116,6 +120,7 @@ TelemetryWindow telemetry_from_json(const JsonInput& in) {
   w.sample_period_seconds = in.at("sample_period_seconds").non_negative();
   w.energy_joules = in.optional_non_negative("energy_joules");
   w.energy_method = in.optional_string("energy_method").value_or("");
+  w.energy_integrated_joules = in.optional_non_negative("energy_integrated_joules");
   w.power_field = in.optional_string("power_field").value_or("");
   w.power_mean_watts = in.optional_non_negative("power_mean_watts");
   w.power_peak_watts = in.optional_non_negative("power_peak_watts");
@@ -123,6 +128,7 @@ TelemetryWindow telemetry_from_json(const JsonInput& in) {
   w.power_p95_watts = in.optional_non_negative("power_p95_watts");
   w.sm_clock_mean_mhz = in.optional_non_negative("sm_clock_mean_mhz");
   w.sm_clock_default_mhz = in.optional_non_negative("sm_clock_default_mhz");
+  w.sm_clock_default_source = in.optional_string("sm_clock_default_source").value_or("");
   w.sm_clock_ratio = in.optional_non_negative("sm_clock_ratio");
   w.memory_clock_mean_mhz = in.optional_non_negative("memory_clock_mean_mhz");
   w.gpu_utilization_mean_percent = in.optional_non_negative("gpu_utilization_mean_percent");
@@ -134,6 +140,7 @@ TelemetryWindow telemetry_from_json(const JsonInput& in) {
   if (auto v = in.find("ecc_uncorrected_delta")) w.ecc_uncorrected_delta = v->count();
   if (auto v = in.find("ecc_errors_during_run")) w.ecc_errors_during_run = v->boolean();
   w.attribution = in.optional_string("attribution").value_or("");
+  if (auto v = in.find("notes")) w.notes = string_list(*v);
   return w;
 }
 

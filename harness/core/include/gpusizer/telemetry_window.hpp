@@ -25,6 +25,8 @@ struct TelemetryWindow {
   // Energy over the window. Primary figure: delta of the device's total-energy counter.
   std::optional<double> energy_joules;
   std::string energy_method;  // "energy counter delta" | "integrated power samples"
+  // Cross-check: trapezoidal integral of the power samples over the window (J).
+  std::optional<double> energy_integrated_joules;
 
   // Board power statistics from the samples (W).
   std::string power_field;  // "instant" | "average (1 s)" | "rapl energy rate"
@@ -36,6 +38,7 @@ struct TelemetryWindow {
   // Clocks and utilisation (GPUs).
   std::optional<double> sm_clock_mean_mhz;
   std::optional<double> sm_clock_default_mhz;
+  std::string sm_clock_default_source;   // "default applications clock" | "max SM clock"
   std::optional<double> sm_clock_ratio;  // mean / default
   std::optional<double> memory_clock_mean_mhz;
   std::optional<double> gpu_utilization_mean_percent;
@@ -52,6 +55,9 @@ struct TelemetryWindow {
 
   // How the energy of a shared device was attributed (MIG slices share one board).
   std::string attribution;  // "whole device" | "share of concurrently loaded GPU: ..." | ""
+
+  // Metrics missing on this device and why ("utilization: Not Supported"), GPU lost, ...
+  std::vector<std::string> notes;
 };
 
 }  // namespace gpusizer

@@ -1,0 +1,101 @@
+// `gpusizer monitor`: continuous NVML sampling as CloudWatch EMF lines or Prometheus text.
+#include <csignal>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "gpusizer/clock.hpp"
+#include "gpusizer/error.hpp"
+#include "gpusizer/telemetry/monitor.hpp"
+
+namespace gpusizer::cli {
+namespace {
+
+// Set by SIGINT/SIGTERM while a monitor without --duration runs (lock-free: signal-safe).
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_stop_signal(int) {
+  g_stop.store(true);
+}
+
+// Installs the stop handlers for the lifetime of the object, then restores the old ones.
+class StopSignals {
+ public:
+  StopSignals() {
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, &old_int_);
+    ::sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+struct MonitorFlags {
+  std::string format = "emf";
+  std::string interval = "1s";
+  std::string duration = "0";
+  std::string out;
+  std::string emf_namespace = "gpusizer";
+  std::vector<std::string> dimensions;  // KEY=VALUE
+};
+
+telemetry::MonitorOptions to_options(const MonitorFlags& f) {
+  telemetry::MonitorOptions o;
+  o.format = f.format;
+  o.interval_seconds = parse_duration_seconds(f.interval, "--interval");
+  o.duration_seconds = parse_duration_seconds(f.duration, "--duration");
+  o.out_file = f.out;
+  o.emf_namespace = f.emf_namespace;
+  for (const auto& d : f.dimensions) {
+    const auto eq = d.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("--dimension: expected KEY=VALUE, got '" + d + "'");
+    o.dimensions[d.substr(0, eq)] = d.substr(eq + 1);
+  }
+  return o;
+}
+
+}  // namespace
+
+void register_monitor(CLI::App& app, std::function<int()>& action) {
+  auto flags = std::make_shared<MonitorFlags>();
+  CLI::App* sub = app.add_subcommand(
+      "monitor",
+      "Sample every GPU's NVML metrics (utilization, power, energy, clocks, temperature, "
+      "throttle reasons) continuously, as CloudWatch EMF lines or Prometheus text");
+  sub->add_option("--format", flags->format, "emf | prometheus")
+      ->check(CLI::IsMember({"emf", "prometheus"}))
+      ->capture_default_str();
+  sub->add_option("--interval", flags->interval, "time between samples (e.g. 1s, 500ms)")
+      ->capture_default_str();
+  sub->add_option("--duration", flags->duration, "how long to run (e.g. 5m); 0 = until Ctrl-C")
+      ->capture_default_str();
+  sub->add_option("--out", flags->out,
+                  "file to write (Prometheus: rewritten atomically each interval, for the "
+                  "node-exporter textfile collector); default stdout");
+  sub->add_option("--namespace", flags->emf_namespace, "CloudWatch namespace (EMF)")
+      ->capture_default_str();
+  sub->add_option("--dimension", flags->dimensions,
+                  "extra KEY=VALUE dimension (EMF) / label (Prometheus); repeatable");
+  sub->callback([flags, &action] {
+    action = [flags] {
+      telemetry::MonitorOptions options = to_options(*flags);
+      g_stop.store(false);
+      StopSignals signals;
+      options.stop_requested = &g_stop;
+      return telemetry::run_monitor(options, std::cout);
+    };
+  });
+}
+
+}  // namespace gpusizer::cli

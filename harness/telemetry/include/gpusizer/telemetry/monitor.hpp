@@ -1,0 +1,26 @@
+// `gpusizer monitor`: samples every GPU's NVML metrics continuously and writes them as
+// CloudWatch Embedded Metric Format JSON lines or Prometheus text exposition.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <ostream>
+#include <string>
+
+namespace gpusizer::telemetry {
+
+struct MonitorOptions {
+  std::string format = "emf";  // "emf" | "prometheus"
+  double interval_seconds = 1.0;
+  double duration_seconds = 0;  // 0: until *stop_requested becomes true (SIGINT/SIGTERM)
+  std::string out_file;         // empty: write to the stream given to run_monitor
+  std::string emf_namespace = "gpusizer";
+  std::map<std::string, std::string> dimensions;  // extra EMF dimensions / Prometheus labels
+  const std::atomic<bool>* stop_requested = nullptr;
+};
+
+// Returns 0 after the duration (or a stop request). Throws InputError for bad options and
+// RuntimeError when NVML is unavailable or the output cannot be written.
+int run_monitor(const MonitorOptions& options, std::ostream& out);
+
+}  // namespace gpusizer::telemetry

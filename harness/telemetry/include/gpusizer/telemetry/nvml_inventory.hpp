@@ -1,0 +1,59 @@
+// What NVML sees: each GPU (index, UUID, name, power limit, default clocks, MIG mode) and each
+// MIG device as a gpusizer::Target (kind "mig"). `gpusizer devices` prints it; the runner uses
+// the MIG targets to start one child process per slice (CUDA_VISIBLE_DEVICES=<MIG uuid>).
+// gpusizer only reads the layout; it never changes MIG mode, clocks or power limits.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpusizer/report.hpp"
+
+namespace gpusizer::telemetry {
+
+struct NvmlMigDevice {
+  std::string uuid;  // "MIG-..."
+  unsigned int gpu_instance_id = 0;
+  unsigned int compute_instance_id = 0;
+  std::string profile;         // "1g.18gb"
+  std::string profile_source;  // "device name" | "derived from attributes (g, MiB)"
+  unsigned int sm_count = 0;
+  unsigned int gpu_instance_slices = 0;
+  unsigned int compute_instance_slices = 0;
+  std::uint64_t memory_bytes = 0;
+};
+
+struct NvmlGpu {
+  unsigned int index = 0;  // NVML index (PCI bus order)
+  std::string id;          // "gpu<index>"
+  std::string uuid;
+  std::string name;
+  std::optional<double> power_limit_watts;  // enforced limit
+  std::optional<double> default_sm_clock_mhz;
+  std::string default_sm_clock_source;  // "default applications clock" | "max SM clock"
+  std::optional<double> max_sm_clock_mhz;
+  std::optional<double> max_memory_clock_mhz;
+  std::string mig_mode;          // "enabled" | "disabled" | "not supported"
+  std::string mig_pending_mode;  // same values; differs from mig_mode until a GPU reset
+  std::vector<NvmlMigDevice> mig_devices;
+};
+
+struct NvmlInventory {
+  bool available = false;
+  std::string unavailable_reason;  // "cannot load libnvidia-ml.so.1 ..." when !available
+  std::string library;             // path loaded
+  std::string driver_version;
+  std::vector<NvmlGpu> gpus;
+  std::vector<Target> mig_targets;  // kind "mig", id "gpu0/mig-3g.71gb-gi1-ci0", parent "gpu0"
+  std::vector<std::string> notes;   // GPUs or fields that could not be read
+};
+
+NvmlInventory nvml_inventory();
+
+nlohmann::json to_json(const NvmlInventory& inventory);
+
+}  // namespace gpusizer::telemetry

@@ -1,0 +1,45 @@
+// Reads one GPU's sensors through the NVML function table. A metric whose call fails once
+// (not supported, no permission, symbol missing) is switched off with a note, so the sampler
+// does not pay for it again; NVML_ERROR_GPU_IS_LOST switches the whole reader off.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "gpu_sample.hpp"
+#include "nvml_library.hpp"
+
+namespace gpusizer::telemetry {
+
+class GpuReader {
+ public:
+  GpuReader(std::shared_ptr<NvmlLibrary> nvml, nvmlDevice_t device);
+
+  const GpuStatics& statics() const { return statics_; }
+  // A sample stamped with t_seconds; nullopt once the GPU is lost.
+  std::optional<GpuSample> read(double t_seconds);
+  bool lost() const { return !lost_reason_.empty(); }
+  const std::string& lost_reason() const { return lost_reason_; }
+
+ private:
+  // Checks a return code: true on success; otherwise switches `enabled` off with a note.
+  bool ok(nvmlReturn_t rc, bool& enabled, const char* metric);
+  std::optional<double> read_power_watts();
+
+  std::shared_ptr<NvmlLibrary> nvml_;
+  nvmlDevice_t device_;
+  GpuStatics statics_;
+  std::string lost_reason_;
+  bool instant_field_ = true;
+  bool power_usage_ = true;
+  bool energy_ = true;
+  bool utilization_ = true;
+  bool sm_clock_ = true;
+  bool memory_clock_ = true;
+  bool temperature_ = true;
+  bool reasons_ = true;
+  bool ecc_ = true;
+};
+
+}  // namespace gpusizer::telemetry

@@ -1,0 +1,38 @@
+// One reading of a GPU's sensors and counters, and the facts that do not change during a run.
+// Every field is optional: a metric the GPU or driver does not support is simply absent.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpusizer::telemetry {
+
+struct GpuSample {
+  double t_seconds = 0;  // steady-clock time since the window began
+  std::optional<double> power_watts;
+  std::optional<std::uint64_t> energy_millijoules;  // total-energy counter (since driver load)
+  std::optional<double> gpu_utilization_percent;
+  std::optional<double> memory_utilization_percent;
+  std::optional<double> sm_clock_mhz;
+  std::optional<double> memory_clock_mhz;
+  std::optional<double> temperature_celsius;
+  std::optional<std::uint64_t> clock_event_reasons;  // NVML bit mask
+  std::optional<std::uint64_t> ecc_corrected_volatile;
+  std::optional<std::uint64_t> ecc_uncorrected_volatile;
+};
+
+struct GpuStatics {
+  std::string power_field;  // "instant" | "average (1 s)" | "" (no power reading)
+  std::optional<double> default_sm_clock_mhz;
+  std::string default_sm_clock_source;  // "default applications clock" | "max SM clock"
+  std::vector<std::string> notes;       // metrics that are missing here, and why
+};
+
+// Clock-event (throttle) reason bits -> names ("sw_power_cap", "hw_thermal", ...), in bit order.
+std::vector<std::string> clock_event_reason_names(std::uint64_t bits);
+// True for the reasons that mean the GPU was held back by power or temperature.
+bool is_power_or_thermal_reason(std::uint64_t bits);
+
+}  // namespace gpusizer::telemetry

@@ -1,0 +1,179 @@
+#include "monitor_format.hpp"
+
+#include <cstdio>
+#include <functional>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace gpusizer::telemetry {
+namespace {
+
+using nlohmann::json;
+
+std::string join_reasons(const GpuSample& s) {
+  std::string out;
+  for (const auto& r : clock_event_reason_names(s.clock_event_reasons.value_or(0)))
+    out += (out.empty() ? "" : ",") + r;
+  return out;
+}
+
+std::optional<double> throttled_value(const GpuSample& s) {
+  if (!s.clock_event_reasons) return std::nullopt;
+  return is_power_or_thermal_reason(*s.clock_event_reasons) ? 1.0 : 0.0;
+}
+
+template <typename T>
+std::optional<double> as_double(const std::optional<T>& v) {
+  if (!v) return std::nullopt;
+  return static_cast<double>(*v);
+}
+
+std::string escape_label(const std::string& v) {
+  std::string out;
+  for (char c : v) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string number_text(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string emf_line(const MonitorSample& s, const std::string& host, std::int64_t timestamp_ms,
+                     const MonitorOptions& options) {
+  const GpuSample& g = s.sample;
+  struct Entry {
+    const char* name;
+    const char* unit;
+    std::optional<double> value;
+  };
+  const Entry entries[] = {
+      {"utilization_gpu", "Percent", g.gpu_utilization_percent},
+      {"utilization_memory", "Percent", g.memory_utilization_percent},
+      {"power_watts", "None", g.power_watts},
+      {"energy_joules", "None", s.interval_energy_joules},
+      {"sm_clock_mhz", "None", g.sm_clock_mhz},
+      {"memory_clock_mhz", "None", g.memory_clock_mhz},
+      {"temperature_celsius", "None", g.temperature_celsius},
+      {"throttled", "Count", throttled_value(g)},
+      {"ecc_corrected_volatile", "Count", as_double(g.ecc_corrected_volatile)},
+      {"ecc_uncorrected_volatile", "Count", as_double(g.ecc_uncorrected_volatile)},
+  };
+  json dims = json::array({"GpuIndex", "GpuUuid", "Host"});
+  for (const auto& [k, v] : options.dimensions) dims.push_back(k);
+  json metrics = json::array();
+  json line;
+  for (const auto& e : entries) {
+    if (!e.value) continue;  // EMF: every declared metric must have a value
+    metrics.push_back({{"Name", e.name}, {"Unit", e.unit}});
+    line[e.name] = *e.value;
+  }
+  line["_aws"] = {{"Timestamp", timestamp_ms},
+                  {"CloudWatchMetrics", json::array({{{"Namespace", options.emf_namespace},
+                                                      {"Dimensions", json::array({dims})},
+                                                      {"Metrics", metrics}}})}};
+  line["GpuIndex"] = std::to_string(s.gpu_index);
+  line["GpuUuid"] = s.uuid;
+  line["Host"] = host;
+  for (const auto& [k, v] : options.dimensions) line[k] = v;
+  line["GpuName"] = s.name;
+  line["ThrottleReasons"] = join_reasons(g);
+  return line.dump();
+}
+
+std::string prometheus_text(const std::vector<MonitorSample>& samples, const std::string& host,
+                            const MonitorOptions& options) {
+  struct Family {
+    const char* name;
+    const char* type;
+    const char* help;
+    std::function<std::optional<double>(const MonitorSample&)> value;
+  };
+  const std::vector<Family> families = {
+      {"gpusizer_utilization_gpu_percent", "gauge",
+       "Percent of time a kernel ran on the GPU (NVML utilization.gpu).",
+       [](const MonitorSample& s) { return s.sample.gpu_utilization_percent; }},
+      {"gpusizer_utilization_memory_percent", "gauge",
+       "Percent of time device memory was read or written (NVML utilization.memory).",
+       [](const MonitorSample& s) { return s.sample.memory_utilization_percent; }},
+      {"gpusizer_power_watts", "gauge", "GPU board power (NVML), not wall power.",
+       [](const MonitorSample& s) { return s.sample.power_watts; }},
+      {"gpusizer_energy_joules_total", "counter",
+       "GPU board energy since driver load (NVML total-energy counter).",
+       [](const MonitorSample& s) -> std::optional<double> {
+         if (!s.sample.energy_millijoules) return std::nullopt;
+         return static_cast<double>(*s.sample.energy_millijoules) / 1000.0;
+       }},
+      {"gpusizer_sm_clock_hertz", "gauge", "SM clock.",
+       [](const MonitorSample& s) -> std::optional<double> {
+         if (!s.sample.sm_clock_mhz) return std::nullopt;
+         return *s.sample.sm_clock_mhz * 1e6;
+       }},
+      {"gpusizer_memory_clock_hertz", "gauge", "Memory clock.",
+       [](const MonitorSample& s) -> std::optional<double> {
+         if (!s.sample.memory_clock_mhz) return std::nullopt;
+         return *s.sample.memory_clock_mhz * 1e6;
+       }},
+      {"gpusizer_temperature_celsius", "gauge", "GPU temperature.",
+       [](const MonitorSample& s) { return s.sample.temperature_celsius; }},
+      {"gpusizer_throttled", "gauge",
+       "1 when a power or thermal clock-event reason is active (NVML).",
+       [](const MonitorSample& s) { return throttled_value(s.sample); }},
+      {"gpusizer_ecc_volatile_corrected_total", "counter",
+       "Corrected ECC errors since driver load (volatile).",
+       [](const MonitorSample& s) { return as_double(s.sample.ecc_corrected_volatile); }},
+      {"gpusizer_ecc_volatile_uncorrected_total", "counter",
+       "Uncorrected ECC errors since driver load (volatile).",
+       [](const MonitorSample& s) { return as_double(s.sample.ecc_uncorrected_volatile); }},
+  };
+  std::ostringstream out;
+  auto labels = [&](const MonitorSample& s) {
+    std::string l = "gpu=\"" + std::to_string(s.gpu_index) + "\",uuid=\"" + escape_label(s.uuid) +
+                    "\",name=\"" + escape_label(s.name) + "\",hostname=\"" + escape_label(host) +
+                    "\"";
+    for (const auto& [k, v] : options.dimensions) l += "," + k + "=\"" + escape_label(v) + "\"";
+    return l;
+  };
+  for (const auto& f : families) {
+    bool header = false;
+    for (const auto& s : samples) {
+      const auto v = f.value(s);
+      if (!v) continue;
+      if (!header) {
+        out << "# HELP " << f.name << ' ' << f.help << "\n# TYPE " << f.name << ' ' << f.type
+            << '\n';
+        header = true;
+      }
+      out << f.name << '{' << labels(s) << "} " << number_text(*v) << '\n';
+    }
+  }
+  // Active reasons as a labelled gauge (one series per reason seen now).
+  bool header = false;
+  for (const auto& s : samples) {
+    if (!s.sample.clock_event_reasons) continue;
+    for (const auto& r : clock_event_reason_names(*s.sample.clock_event_reasons)) {
+      if (!header) {
+        out << "# HELP gpusizer_clock_event_reason Active NVML clock-event (throttle) reasons.\n"
+               "# TYPE gpusizer_clock_event_reason gauge\n";
+        header = true;
+      }
+      out << "gpusizer_clock_event_reason{" << labels(s) << ",reason=\"" << r << "\"} 1\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace gpusizer::telemetry

@@ -1,0 +1,378 @@
+// A fake libnvidia-ml for tests: the same C ABI as the NVML functions gpusizer resolves with
+// dlsym (prototypes from NVIDIA's nvml.h), driven by a JSON scenario named in
+// GPUSIZER_FAKE_NVML_SCENARIO. Time is virtual when a test sets it with
+// gpusizer_fake_nvml_set_time(seconds), otherwise wall time since nvmlInit.
+// Scenario (all optional except gpus):
+//   {"init_error": "DRIVER_NOT_LOADED", "driver_version": "570.86.15",
+//    "gpus": [{"name", "uuid", "power_limit_mw", "default_app_sm_clock_mhz", "max_sm_clock_mhz",
+//              "max_mem_clock_mhz", "instant_power": true, "energy_base_mj", "lost_at": s,
+//              "not_supported": ["nvmlDeviceGetUtilizationRates", ...],
+//              "trace": {"power_w" | "sm_clock_mhz" | "mem_clock_mhz" | "gpu_util" | "mem_util" |
+//                        "temp_c" | "reasons" | "ecc_corrected" | "ecc_uncorrected":
+//                        [[t, value], ...] (piecewise constant from t on)},
+//              "mig": {"current": 1, "pending": 1, "max_devices": 7,
+//                      "devices": [{"slot", "uuid", "gi", "ci", "profile", "sm_count",
+//                                   "memory_mb", "gi_slices", "ci_slices", "name_has_profile"}]}}]}
+// Deliberately absent: nvmlDeviceGetCurrentClocksEventReasons (an older driver), so callers
+// must fall back to nvmlDeviceGetCurrentClocksThrottleReasons.
+#include <nvml.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <mutex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+struct nvmlDevice_st {
+  int gpu = 0;
+  int mig = -1;  // index into the GPU's mig.devices, -1 for the physical GPU
+};
+
+namespace {
+
+using nlohmann::json;
+
+struct State {
+  std::mutex mutex;
+  int refcount = 0;
+  json scenario;
+  std::deque<nvmlDevice_st> handles;
+  std::chrono::steady_clock::time_point init_time;
+  std::atomic<double> virtual_time{-1.0};
+};
+
+State& state() {
+  static State s;
+  return s;
+}
+
+double now_seconds() {
+  const double v = state().virtual_time.load();
+  if (v >= 0) return v;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - state().init_time)
+      .count();
+}
+
+const json& gpu_of(nvmlDevice_t d) {
+  return state().scenario["gpus"][static_cast<std::size_t>(d->gpu)];
+}
+
+double trace_at(const json& gpu, const char* key, double t, double fallback = 0) {
+  if (!gpu.contains("trace") || !gpu["trace"].contains(key)) return fallback;
+  double v = fallback;
+  bool first = true;
+  for (const auto& point : gpu["trace"][key]) {
+    if (first || point[0].get<double>() <= t) v = point[1].get<double>();
+    first = false;
+    if (point[0].get<double>() > t) break;
+  }
+  return v;
+}
+
+// Energy in mJ: integral of the piecewise-constant power trace from 0 to t.
+unsigned long long energy_mj(const json& gpu, double t) {
+  double joules = 0;
+  if (gpu.contains("trace") && gpu["trace"].contains("power_w")) {
+    const auto& pts = gpu["trace"]["power_w"];
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      const double a = std::max(0.0, pts[i][0].get<double>());
+      const double b = i + 1 < pts.size() ? pts[i + 1][0].get<double>() : 1e300;
+      if (t <= a) break;
+      joules += pts[i][1].get<double>() * (std::min(t, b) - a);
+    }
+  }
+  return gpu.value("energy_base_mj", 0ULL) + static_cast<unsigned long long>(joules * 1000.0 + 0.5);
+}
+
+// The common prologue of every device call: lost GPU, unsupported function.
+nvmlReturn_t check(nvmlDevice_t d, const char* function) {
+  if (!d || state().refcount == 0) return NVML_ERROR_UNINITIALIZED;
+  const json& gpu = gpu_of(d);
+  if (gpu.contains("lost_at") && now_seconds() >= gpu["lost_at"].get<double>())
+    return NVML_ERROR_GPU_IS_LOST;
+  if (gpu.contains("not_supported")) {
+    for (const auto& f : gpu["not_supported"])
+      if (f.get<std::string>() == function) return NVML_ERROR_NOT_SUPPORTED;
+  }
+  return NVML_SUCCESS;
+}
+
+const json* mig_of(nvmlDevice_t d) {
+  if (d->mig < 0) return nullptr;
+  return &gpu_of(d)["mig"]["devices"][static_cast<std::size_t>(d->mig)];
+}
+
+nvmlReturn_t copy_string(const std::string& s, char* out, unsigned int length) {
+  if (!out || s.size() + 1 > length) return NVML_ERROR_INSUFFICIENT_SIZE;
+  std::memcpy(out, s.c_str(), s.size() + 1);
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t from_name(const std::string& name) {
+  if (name == "DRIVER_NOT_LOADED") return NVML_ERROR_DRIVER_NOT_LOADED;
+  if (name == "NO_PERMISSION") return NVML_ERROR_NO_PERMISSION;
+  return NVML_ERROR_UNKNOWN;
+}
+
+}  // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) void gpusizer_fake_nvml_set_time(double seconds) {
+  state().virtual_time.store(seconds);
+}
+
+nvmlReturn_t nvmlInit_v2(void) {
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  if (s.refcount == 0) {
+    const char* file = std::getenv("GPUSIZER_FAKE_NVML_SCENARIO");
+    if (!file) return NVML_ERROR_LIBRARY_NOT_FOUND;
+    std::ifstream in(file);
+    if (!in) return NVML_ERROR_LIBRARY_NOT_FOUND;
+    s.scenario = json::parse(in);
+    if (s.scenario.contains("init_error")) return from_name(s.scenario["init_error"]);
+    s.handles.clear();
+    s.init_time = std::chrono::steady_clock::now();
+  }
+  ++s.refcount;
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlShutdown(void) {
+  std::lock_guard lock(state().mutex);
+  if (state().refcount == 0) return NVML_ERROR_UNINITIALIZED;
+  --state().refcount;
+  return NVML_SUCCESS;
+}
+
+const char* nvmlErrorString(nvmlReturn_t result) {
+  switch (result) {
+    case NVML_SUCCESS:
+      return "Success";
+    case NVML_ERROR_NOT_SUPPORTED:
+      return "Not Supported";
+    case NVML_ERROR_GPU_IS_LOST:
+      return "GPU is lost";
+    case NVML_ERROR_NOT_FOUND:
+      return "Not Found";
+    case NVML_ERROR_DRIVER_NOT_LOADED:
+      return "Driver Not Loaded";
+    case NVML_ERROR_NO_PERMISSION:
+      return "Insufficient Permissions";
+    default:
+      return "Unknown Error";
+  }
+}
+
+nvmlReturn_t nvmlSystemGetDriverVersion(char* version, unsigned int length) {
+  return copy_string(state().scenario.value("driver_version", "570.00.00"), version, length);
+}
+
+nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int* count) {
+  if (state().refcount == 0) return NVML_ERROR_UNINITIALIZED;
+  *count = static_cast<unsigned int>(state().scenario["gpus"].size());
+  return NVML_SUCCESS;
+}
+
+static nvmlDevice_t make_handle(int gpu, int mig) {
+  std::lock_guard lock(state().mutex);
+  for (auto& h : state().handles)
+    if (h.gpu == gpu && h.mig == mig) return &h;
+  state().handles.push_back(nvmlDevice_st{gpu, mig});
+  return &state().handles.back();
+}
+
+nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t* device) {
+  if (state().refcount == 0) return NVML_ERROR_UNINITIALIZED;
+  if (index >= state().scenario["gpus"].size()) return NVML_ERROR_INVALID_ARGUMENT;
+  *device = make_handle(static_cast<int>(index), -1);
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char* name, unsigned int length) {
+  if (auto rc = check(d, "nvmlDeviceGetName")) return rc;
+  std::string n = gpu_of(d).value("name", "NVIDIA H200");
+  if (const json* m = mig_of(d))
+    n += m->value("name_has_profile", true) ? " MIG " + m->value("profile", std::string()) : " MIG";
+  return copy_string(n, name, length);
+}
+
+nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char* uuid, unsigned int length) {
+  if (auto rc = check(d, "nvmlDeviceGetUUID")) return rc;
+  const json* m = mig_of(d);
+  return copy_string(m ? (*m)["uuid"].get<std::string>() : gpu_of(d)["uuid"].get<std::string>(),
+                     uuid, length);
+}
+
+nvmlReturn_t nvmlDeviceGetIndex(nvmlDevice_t d, unsigned int* index) {
+  if (auto rc = check(d, "nvmlDeviceGetIndex")) return rc;
+  *index = static_cast<unsigned int>(d->gpu);
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t d, int count, nvmlFieldValue_t* values) {
+  if (auto rc = check(d, "nvmlDeviceGetFieldValues")) return rc;
+  const json& gpu = gpu_of(d);
+  for (int i = 0; i < count; ++i) {
+    nvmlFieldValue_t& v = values[i];
+    v.nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
+    if (v.fieldId == NVML_FI_DEV_POWER_INSTANT && gpu.value("instant_power", true)) {
+      v.nvmlReturn = NVML_SUCCESS;
+      v.valueType = NVML_VALUE_TYPE_UNSIGNED_INT;
+      v.value.uiVal =
+          static_cast<unsigned int>(trace_at(gpu, "power_w", now_seconds()) * 1000.0 + 0.5);
+    }
+  }
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int* mw) {
+  if (auto rc = check(d, "nvmlDeviceGetPowerUsage")) return rc;
+  *mw = static_cast<unsigned int>(trace_at(gpu_of(d), "power_w", now_seconds()) * 1000.0 + 0.5);
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long long* mj) {
+  if (auto rc = check(d, "nvmlDeviceGetTotalEnergyConsumption")) return rc;
+  *mj = energy_mj(gpu_of(d), now_seconds());
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigned int* limit) {
+  if (auto rc = check(d, "nvmlDeviceGetEnforcedPowerLimit")) return rc;
+  *limit = gpu_of(d).value("power_limit_mw", 700000U);
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t d, unsigned int* limit) {
+  return nvmlDeviceGetEnforcedPowerLimit(d, limit);
+}
+
+nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t* u) {
+  if (auto rc = check(d, "nvmlDeviceGetUtilizationRates")) return rc;
+  const double t = now_seconds();
+  u->gpu = static_cast<unsigned int>(trace_at(gpu_of(d), "gpu_util", t));
+  u->memory = static_cast<unsigned int>(trace_at(gpu_of(d), "mem_util", t));
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, nvmlClockType_t type, unsigned int* mhz) {
+  if (auto rc = check(d, "nvmlDeviceGetClockInfo")) return rc;
+  const char* key = type == NVML_CLOCK_MEM ? "mem_clock_mhz" : "sm_clock_mhz";
+  *mhz = static_cast<unsigned int>(trace_at(gpu_of(d), key, now_seconds()));
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t d, nvmlClockType_t type, unsigned int* mhz) {
+  if (auto rc = check(d, "nvmlDeviceGetMaxClockInfo")) return rc;
+  *mhz = gpu_of(d).value(type == NVML_CLOCK_MEM ? "max_mem_clock_mhz" : "max_sm_clock_mhz", 0U);
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetDefaultApplicationsClock(nvmlDevice_t d, nvmlClockType_t type,
+                                                   unsigned int* mhz) {
+  if (auto rc = check(d, "nvmlDeviceGetDefaultApplicationsClock")) return rc;
+  if (type != NVML_CLOCK_SM || !gpu_of(d).contains("default_app_sm_clock_mhz"))
+    return NVML_ERROR_NOT_SUPPORTED;
+  *mhz = gpu_of(d)["default_app_sm_clock_mhz"].get<unsigned int>();
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, nvmlTemperatureSensors_t, unsigned int* c) {
+  if (auto rc = check(d, "nvmlDeviceGetTemperature")) return rc;
+  *c = static_cast<unsigned int>(trace_at(gpu_of(d), "temp_c", now_seconds()));
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t d, unsigned long long* bits) {
+  if (auto rc = check(d, "nvmlDeviceGetCurrentClocksThrottleReasons")) return rc;
+  *bits = static_cast<unsigned long long>(trace_at(gpu_of(d), "reasons", now_seconds()));
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, nvmlMemoryErrorType_t type,
+                                         nvmlEccCounterType_t counter, unsigned long long* n) {
+  if (auto rc = check(d, "nvmlDeviceGetTotalEccErrors")) return rc;
+  if (counter != NVML_VOLATILE_ECC) return NVML_ERROR_NOT_SUPPORTED;
+  const char* key = type == NVML_MEMORY_ERROR_TYPE_CORRECTED ? "ecc_corrected" : "ecc_uncorrected";
+  *n = static_cast<unsigned long long>(trace_at(gpu_of(d), key, now_seconds()));
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int* current, unsigned int* pending) {
+  if (auto rc = check(d, "nvmlDeviceGetMigMode")) return rc;
+  const json& gpu = gpu_of(d);
+  if (!gpu.contains("mig")) return NVML_ERROR_NOT_SUPPORTED;
+  *current = gpu["mig"].value("current", 0U);
+  *pending = gpu["mig"].value("pending", *current);
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t d, unsigned int* count) {
+  if (auto rc = check(d, "nvmlDeviceGetMaxMigDeviceCount")) return rc;
+  if (!gpu_of(d).contains("mig")) return NVML_ERROR_NOT_SUPPORTED;
+  *count = gpu_of(d)["mig"].value("max_devices", 7U);
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t d, unsigned int index,
+                                                 nvmlDevice_t* mig) {
+  if (auto rc = check(d, "nvmlDeviceGetMigDeviceHandleByIndex")) return rc;
+  const json& gpu = gpu_of(d);
+  if (!gpu.contains("mig")) return NVML_ERROR_NOT_SUPPORTED;
+  const auto& devices = gpu["mig"]["devices"];
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    if (devices[i].value("slot", static_cast<unsigned int>(i)) == index) {
+      *mig = make_handle(d->gpu, static_cast<int>(i));
+      return NVML_SUCCESS;
+    }
+  }
+  return NVML_ERROR_NOT_FOUND;
+}
+
+nvmlReturn_t nvmlDeviceIsMigDeviceHandle(nvmlDevice_t d, unsigned int* is_mig) {
+  if (auto rc = check(d, "nvmlDeviceIsMigDeviceHandle")) return rc;
+  *is_mig = d->mig >= 0 ? 1U : 0U;
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t d, unsigned int* id) {
+  if (auto rc = check(d, "nvmlDeviceGetGpuInstanceId")) return rc;
+  const json* m = mig_of(d);
+  if (!m) return NVML_ERROR_INVALID_ARGUMENT;
+  *id = (*m)["gi"].get<unsigned int>();
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t d, unsigned int* id) {
+  if (auto rc = check(d, "nvmlDeviceGetComputeInstanceId")) return rc;
+  const json* m = mig_of(d);
+  if (!m) return NVML_ERROR_INVALID_ARGUMENT;
+  *id = (*m)["ci"].get<unsigned int>();
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetAttributes_v2(nvmlDevice_t d, nvmlDeviceAttributes_t* a) {
+  if (auto rc = check(d, "nvmlDeviceGetAttributes_v2")) return rc;
+  *a = nvmlDeviceAttributes_t{};
+  if (const json* m = mig_of(d)) {
+    a->multiprocessorCount = m->value("sm_count", 0U);
+    a->gpuInstanceSliceCount = m->value("gi_slices", 0U);
+    a->computeInstanceSliceCount = m->value("ci_slices", a->gpuInstanceSliceCount);
+    a->memorySizeMB = m->value("memory_mb", 0ULL);
+  } else {
+    a->multiprocessorCount = gpu_of(d).value("sm_count", 132U);
+    a->gpuInstanceSliceCount = 7;
+    a->computeInstanceSliceCount = 7;
+    a->memorySizeMB = gpu_of(d).value("memory_mb", 143771ULL);
+  }
+  return NVML_SUCCESS;
+}
+
+}  // extern "C"

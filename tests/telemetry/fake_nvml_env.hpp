@@ -1,0 +1,36 @@
+// Points the telemetry library at the fake NVML with one scenario, and drives its virtual clock.
+#pragma once
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+namespace gpusizer::test {
+
+inline void* fake_nvml_handle() {
+  // Kept open for the whole test process so the fake's state survives provider lifetimes.
+  static void* handle = ::dlopen(GPUSIZER_FAKE_NVML_PATH, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) throw std::runtime_error(std::string("cannot load fake NVML: ") + ::dlerror());
+  return handle;
+}
+
+// Negative: wall time since nvmlInit.
+inline void fake_nvml_set_time(double seconds) {
+  using SetTime = void (*)(double);
+  auto fn = reinterpret_cast<SetTime>(::dlsym(fake_nvml_handle(), "gpusizer_fake_nvml_set_time"));
+  if (!fn) throw std::runtime_error("fake NVML lacks gpusizer_fake_nvml_set_time");
+  fn(seconds);
+}
+
+inline void use_fake_nvml(const std::string& scenario, double virtual_time = -1) {
+  fake_nvml_handle();
+  ::setenv("GPUSIZER_NVML_LIBRARY", GPUSIZER_FAKE_NVML_PATH, 1);
+  const std::string file =
+      std::string(GPUSIZER_SOURCE_DIR) + "/tests/telemetry/scenarios/" + scenario;
+  ::setenv("GPUSIZER_FAKE_NVML_SCENARIO", file.c_str(), 1);
+  fake_nvml_set_time(virtual_time);
+}
+
+}  // namespace gpusizer::test

@@ -1,0 +1,123 @@
+// GpuReader + window statistics against the fake NVML's traces, on its virtual clock.
+// Expected values are worked out by hand from scenarios/h200_traces.json and errors.json.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "fake_nvml_env.hpp"
+#include "gpu_reader.hpp"
+#include "nvml_devices.hpp"
+#include "window_summary.hpp"
+
+namespace gpusizer::telemetry {
+namespace {
+
+bool has_note(const std::vector<std::string>& notes, const std::string& part) {
+  return std::any_of(notes.begin(), notes.end(),
+                     [&](const std::string& n) { return n.find(part) != std::string::npos; });
+}
+
+struct Opened {
+  std::shared_ptr<NvmlLibrary> nvml;
+  std::vector<NvmlGpuHandle> gpus;
+};
+
+Opened open_fake(const std::string& scenario) {
+  test::use_fake_nvml(scenario, 0.0);
+  Opened o;
+  std::string why;
+  o.nvml = NvmlLibrary::open(why);
+  if (!o.nvml) throw std::runtime_error(why);
+  std::vector<std::string> notes;
+  o.gpus = enumerate_gpus(*o.nvml, notes);
+  return o;
+}
+
+TEST(GpuReader, StatisticsMatchHandComputedTraceValues) {
+  auto fake = open_fake("h200_traces.json");
+  ASSERT_EQ(fake.gpus.size(), 1u);
+  GpuReader reader(fake.nvml, fake.gpus[0].handle);
+  EXPECT_EQ(reader.statics().power_field, "instant");
+  EXPECT_EQ(*reader.statics().default_sm_clock_mhz, 1980.0);
+  EXPECT_EQ(reader.statics().default_sm_clock_source, "default applications clock");
+  // The fake has only the pre-12.2 name for clock-event reasons.
+  EXPECT_TRUE(has_note(reader.statics().notes, "ThrottleReasons"));
+
+  std::vector<GpuSample> samples;
+  for (double t : {10.0, 10.6, 11.2, 11.8, 12.4}) {
+    test::fake_nvml_set_time(t);
+    auto s = reader.read(t - 10.0);
+    ASSERT_TRUE(s);
+    samples.push_back(*s);
+  }
+  const auto w = summarize_gpu_window(samples, reader.statics(), 0.6);
+  // Power at the five times: 300 300 500 500 300 W.
+  EXPECT_NEAR(*w.power_mean_watts, 380.0, 1e-9);
+  EXPECT_NEAR(*w.power_peak_watts, 500.0, 1e-9);
+  EXPECT_NEAR(*w.power_p5_watts, 300.0, 1e-9);   // sorted rank 0.2 between 300 and 300
+  EXPECT_NEAR(*w.power_p95_watts, 500.0, 1e-9);  // rank 3.8 between 500 and 500
+  // Counter: 300 W x 1 s + 500 W x 1 s + 300 W x 0.4 s = 920 J.
+  EXPECT_EQ(w.energy_method, "energy counter delta");
+  EXPECT_NEAR(*w.energy_joules, 920.0, 1e-6);
+  // Trapezoid over 0.6 s steps: 180 + 240 + 300 + 240 = 960 J.
+  EXPECT_NEAR(*w.energy_integrated_joules, 960.0, 1e-6);
+  // SM clocks 1980 1980 1400 1400 1980 -> 1748; ratio 1748/1980.
+  EXPECT_NEAR(*w.sm_clock_mean_mhz, 1748.0, 1e-9);
+  EXPECT_NEAR(*w.sm_clock_ratio, 1748.0 / 1980.0, 1e-12);
+  EXPECT_NEAR(*w.memory_clock_mean_mhz, 3201.0, 1e-9);
+  EXPECT_NEAR(*w.gpu_utilization_mean_percent, 100.0, 1e-9);
+  EXPECT_NEAR(*w.memory_utilization_mean_percent, 68.0, 1e-9);  // 60 60 80 80 60
+  EXPECT_NEAR(*w.temperature_max_celsius, 72.0, 1e-9);
+  EXPECT_TRUE(w.throttled);  // sw_power_cap at 11.2 and 11.8
+  EXPECT_EQ(w.throttle_reasons, std::vector<std::string>{"sw_power_cap"});
+  EXPECT_FALSE(w.ecc_errors_during_run);
+  EXPECT_EQ(*w.ecc_corrected_delta, 0u);
+}
+
+TEST(GpuReader, UnsupportedCallsGivePartialMetricsWithNotes) {
+  auto fake = open_fake("errors.json");
+  ASSERT_EQ(fake.gpus.size(), 2u);
+  GpuReader reader(fake.nvml, fake.gpus[0].handle);
+  EXPECT_EQ(reader.statics().power_field, "average (1 s)");
+  EXPECT_EQ(reader.statics().default_sm_clock_source, "max SM clock");
+  EXPECT_EQ(*reader.statics().default_sm_clock_mhz, 1710.0);
+  std::vector<GpuSample> samples;
+  for (double t : {1.0, 3.0}) {
+    test::fake_nvml_set_time(t);
+    samples.push_back(*reader.read(t));
+  }
+  const auto w = summarize_gpu_window(samples, reader.statics(), 2.0);
+  EXPECT_EQ(w.energy_method, "integrated power samples");
+  EXPECT_NEAR(*w.energy_joules, 300.0, 1e-9);  // (100 + 200) / 2 x 2 s
+  EXPECT_FALSE(w.gpu_utilization_mean_percent.has_value());
+  EXPECT_FALSE(w.ecc_corrected_delta.has_value());
+  EXPECT_FALSE(w.ecc_errors_during_run);
+  EXPECT_TRUE(has_note(w.notes, "utilization: Not Supported"));
+  EXPECT_TRUE(has_note(w.notes, "energy counter: Not Supported"));
+  EXPECT_TRUE(has_note(w.notes, "ECC counters: Not Supported"));
+  EXPECT_TRUE(has_note(w.notes, "NVML_FI_DEV_POWER_INSTANT"));
+}
+
+TEST(GpuReader, LostGpuStopsTheReader) {
+  auto fake = open_fake("errors.json");
+  GpuReader reader(fake.nvml, fake.gpus[1].handle);
+  test::fake_nvml_set_time(4.0);
+  EXPECT_TRUE(reader.read(0).has_value());
+  test::fake_nvml_set_time(6.0);
+  EXPECT_FALSE(reader.read(2).has_value());
+  EXPECT_TRUE(reader.lost());
+  EXPECT_NE(reader.lost_reason().find("GPU is lost"), std::string::npos);
+}
+
+TEST(NvmlLibrary, MissingLibraryAndFailedInitSayWhy) {
+  test::use_fake_nvml("no_driver.json");
+  std::string why;
+  EXPECT_EQ(NvmlLibrary::open(why), nullptr);
+  EXPECT_NE(why.find("nvmlInit failed: Driver Not Loaded"), std::string::npos) << why;
+  ::setenv("GPUSIZER_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1);
+  EXPECT_EQ(NvmlLibrary::open(why), nullptr);
+  EXPECT_NE(why.find("cannot load /nonexistent/libnvidia-ml.so.1"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace gpusizer::telemetry

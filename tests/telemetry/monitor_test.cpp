@@ -1,0 +1,190 @@
+// `monitor` output against the formats' rules: EMF lines are JSON with the _aws structure;
+// Prometheus text is checked by a small parser of the exposition format.
+#include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "fake_nvml_env.hpp"
+#include "gpusizer/error.hpp"
+#include "gpusizer/telemetry/monitor.hpp"
+
+namespace gpusizer::telemetry {
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// Parses one exposition document; fails the test on any rule broken. Returns the samples as
+// "name{labels}" -> value.
+std::map<std::string, double> parse_prometheus(const std::string& text) {
+  static const std::regex help(R"(# HELP ([a-zA-Z_:][a-zA-Z0-9_:]*) .+)");
+  static const std::regex type(R"(# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (gauge|counter))");
+  static const std::regex sample(
+      R"(([a-zA-Z_:][a-zA-Z0-9_:]*)\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*)\} (\S+))");
+  std::set<std::string> typed, helped, sampled_families;
+  std::map<std::string, double> samples;
+  std::smatch m;
+  for (const auto& line : lines_of(text)) {
+    if (line.empty()) continue;
+    if (std::regex_match(line, m, help)) {
+      EXPECT_TRUE(helped.insert(m[1]).second) << "duplicate HELP: " << line;
+      EXPECT_FALSE(sampled_families.count(m[1])) << "HELP after samples: " << line;
+    } else if (std::regex_match(line, m, type)) {
+      EXPECT_TRUE(typed.insert(m[1]).second) << "duplicate TYPE: " << line;
+      EXPECT_FALSE(sampled_families.count(m[1])) << "TYPE after samples: " << line;
+    } else if (std::regex_match(line, m, sample)) {
+      const std::string name = m[1];
+      EXPECT_TRUE(typed.count(name)) << "sample before its TYPE: " << line;
+      sampled_families.insert(name);
+      std::size_t used = 0;
+      const double v = std::stod(m[3], &used);
+      EXPECT_EQ(used, m[3].length()) << line;
+      EXPECT_TRUE(samples.emplace(name + "{" + std::string(m[2]) + "}", v).second)
+          << "duplicate series: " << line;
+    } else {
+      ADD_FAILURE() << "not exposition format: " << line;
+    }
+  }
+  return samples;
+}
+
+TEST(Monitor, EmfLinesCarryTheAwsStructure) {
+  test::use_fake_nvml("h200_traces.json", 10.5);  // 300 W, 100 % GPU, 60 % memory
+  MonitorOptions o;
+  o.format = "emf";
+  o.interval_seconds = 0.05;
+  o.duration_seconds = 0.2;
+  o.dimensions["Cluster"] = "c1";
+  std::ostringstream out;
+  EXPECT_EQ(run_monitor(o, out), 0);
+  const auto lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 4u);  // samples at 0, 0.05, 0.10, 0.15 s; one GPU
+  for (const auto& line : lines) {
+    const auto j = nlohmann::json::parse(line);
+    ASSERT_TRUE(j["_aws"]["Timestamp"].is_number_integer());
+    EXPECT_GT(j["_aws"]["Timestamp"].get<std::int64_t>(), 1'600'000'000'000);
+    const auto& cwm = j["_aws"]["CloudWatchMetrics"];
+    ASSERT_EQ(cwm.size(), 1u);
+    EXPECT_EQ(cwm[0]["Namespace"], "gpusizer");
+    ASSERT_EQ(cwm[0]["Dimensions"].size(), 1u);
+    for (const auto& d : cwm[0]["Dimensions"][0]) EXPECT_TRUE(j[d.get<std::string>()].is_string());
+    EXPECT_EQ(cwm[0]["Dimensions"][0], nlohmann::json({"GpuIndex", "GpuUuid", "Host", "Cluster"}));
+    std::set<std::string> names;
+    for (const auto& metric : cwm[0]["Metrics"]) {
+      names.insert(metric["Name"]);
+      EXPECT_TRUE(j[metric["Name"].get<std::string>()].is_number()) << metric;
+      EXPECT_TRUE(metric["Unit"].is_string());
+    }
+    EXPECT_TRUE(names.count("utilization_gpu"));
+    EXPECT_TRUE(names.count("utilization_memory"));
+    EXPECT_EQ(j["utilization_gpu"], 100.0);
+    EXPECT_EQ(j["utilization_memory"], 60.0);
+    EXPECT_EQ(j["power_watts"], 300.0);
+    EXPECT_EQ(j["sm_clock_mhz"], 1980.0);
+    EXPECT_EQ(j["throttled"], 0.0);
+    EXPECT_EQ(j["GpuUuid"], "GPU-11111111-2222-3333-4444-555555555555");
+  }
+  // Energy per interval needs a previous sample: absent on the first line only.
+  EXPECT_FALSE(nlohmann::json::parse(lines[0]).contains("energy_joules"));
+  EXPECT_EQ(nlohmann::json::parse(lines[1])["energy_joules"], 0.0);  // virtual clock stands
+}
+
+TEST(Monitor, PrometheusFileIsRewrittenWhole) {
+  test::use_fake_nvml("h200_traces.json", 11.5);  // throttling: sw_power_cap, 500 W
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("gpusizer_monitor_" + std::to_string(::getpid()) + ".prom");
+  MonitorOptions o;
+  o.format = "prometheus";
+  o.interval_seconds = 0.05;
+  o.duration_seconds = 0.15;
+  o.out_file = file.string();
+  std::ostringstream out;
+  EXPECT_EQ(run_monitor(o, out), 0);
+  EXPECT_TRUE(out.str().empty());
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::filesystem::remove(file);
+  const auto samples = parse_prometheus(text.str());
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  const std::string labels =
+      "{gpu=\"0\",uuid=\"GPU-11111111-2222-3333-4444-555555555555\","
+      "name=\"NVIDIA H200\",hostname=\"" +
+      std::string(host) + "\"";
+  EXPECT_EQ(samples.at("gpusizer_power_watts" + labels + "}"), 500.0);
+  EXPECT_EQ(samples.at("gpusizer_utilization_gpu_percent" + labels + "}"), 100.0);
+  EXPECT_EQ(samples.at("gpusizer_utilization_memory_percent" + labels + "}"), 80.0);
+  EXPECT_EQ(samples.at("gpusizer_sm_clock_hertz" + labels + "}"), 1400e6);
+  EXPECT_EQ(samples.at("gpusizer_throttled" + labels + "}"), 1.0);
+  EXPECT_EQ(samples.at("gpusizer_clock_event_reason" + labels + ",reason=\"sw_power_cap\"}"), 1.0);
+  // 5000 J base + 100 W x 10 s + 300 W x 1 s + 500 W x 0.5 s = 6550 J.
+  EXPECT_NEAR(samples.at("gpusizer_energy_joules_total" + labels + "}"), 6550.0, 1e-6);
+}
+
+TEST(Monitor, PrometheusParserRejectsBrokenText) {
+  EXPECT_NONFATAL_FAILURE(parse_prometheus("x{a=\"1\"} 1\n"), "sample before its TYPE");
+  EXPECT_NONFATAL_FAILURE(parse_prometheus("# TYPE x gauge\n# TYPE x gauge\n"), "duplicate TYPE");
+  EXPECT_NONFATAL_FAILURE(parse_prometheus("# TYPE x gauge\nx{a=1} 1\n"), "not exposition format");
+}
+
+TEST(Monitor, StopsOnRequestWhenRunningWithoutDuration) {
+  test::use_fake_nvml("h200_traces.json", 1.0);
+  std::atomic<bool> stop{false};
+  MonitorOptions o;
+  o.format = "prometheus";
+  o.interval_seconds = 0.05;
+  o.stop_requested = &stop;
+  std::ostringstream out;
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    stop = true;
+  });
+  EXPECT_EQ(run_monitor(o, out), 0);
+  stopper.join();
+  // Documents are separated by blank lines; each one parses on its own.
+  const std::string text = out.str();
+  std::size_t docs = 0;
+  for (std::size_t at = 0, next; at < text.size(); at = next + 2) {
+    next = text.find("\n\n", at);
+    if (next == std::string::npos) break;
+    parse_prometheus(text.substr(at, next - at + 1));
+    ++docs;
+  }
+  EXPECT_GE(docs, 2u);
+}
+
+TEST(Monitor, BadOptionsAndNoDriverAreErrors) {
+  test::use_fake_nvml("h200_traces.json", 1.0);
+  std::ostringstream out;
+  MonitorOptions o;
+  o.format = "csv";
+  EXPECT_THROW(run_monitor(o, out), InputError);
+  o.format = "emf";
+  o.interval_seconds = 0;
+  EXPECT_THROW(run_monitor(o, out), InputError);
+  o.interval_seconds = 1;
+  o.dimensions["bad-name"] = "x";
+  EXPECT_THROW(run_monitor(o, out), InputError);
+  test::use_fake_nvml("no_driver.json");
+  MonitorOptions ok;
+  ok.duration_seconds = 1;
+  EXPECT_THROW(run_monitor(ok, out), RuntimeError);
+}
+
+}  // namespace
+}  // namespace gpusizer::telemetry

@@ -1,0 +1,151 @@
+// The provider's probes end to end (sampler thread included) on the fake NVML's virtual clock.
+// Every sample of a window is taken at its begin or end time (the clock only moves there), so
+// the flags are deterministic: the throttling episode is t in [11, 12), the ECC error at t = 15.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "fake_nvml_env.hpp"
+#include "gpusizer/telemetry/telemetry.hpp"
+
+namespace gpusizer {
+namespace {
+
+Target gpu_target(int index, const std::string& uuid) {
+  Target t;
+  t.id = "gpu" + std::to_string(index);
+  t.kind = "gpu";
+  t.index = index;
+  t.uuid = uuid;
+  return t;
+}
+
+TelemetryWindow window(TelemetryProbe& probe, double from, double to) {
+  test::fake_nvml_set_time(from);
+  probe.begin();
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));  // let the thread sample
+  test::fake_nvml_set_time(to);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  return probe.end();
+}
+
+TEST(TelemetryProvider, ThrottleAndEccFlagsOnlyOnOverlappingWindows) {
+  test::use_fake_nvml("h200_traces.json", 0.0);
+  telemetry::TelemetryOptions options;
+  options.sample_period_seconds = 0.01;
+  auto provider = make_telemetry_provider(options);
+  auto probe = provider->probe_for(gpu_target(0, "GPU-11111111-2222-3333-4444-555555555555"));
+
+  const auto before = window(*probe, 1.0, 2.0);
+  EXPECT_EQ(before.source, "nvml");
+  EXPECT_EQ(before.scope, "GPU board power (NVML)");
+  EXPECT_EQ(before.attribution, "whole device");
+  EXPECT_GE(before.sample_count, 2u);
+  EXPECT_FALSE(before.throttled);
+  EXPECT_FALSE(before.ecc_errors_during_run);
+  // 100 W for 1 s of virtual time.
+  EXPECT_NEAR(*before.energy_joules, 100.0, 1e-6);
+
+  const auto episode = window(*probe, 10.5, 11.5);
+  EXPECT_TRUE(episode.throttled);
+  EXPECT_EQ(episode.throttle_reasons, std::vector<std::string>{"sw_power_cap"});
+  EXPECT_FALSE(episode.ecc_errors_during_run);
+  // 300 W x 0.5 s + 500 W x 0.5 s.
+  EXPECT_NEAR(*episode.energy_joules, 400.0, 1e-6);
+
+  const auto after = window(*probe, 12.5, 14.0);
+  EXPECT_FALSE(after.throttled);
+  EXPECT_FALSE(after.ecc_errors_during_run);
+
+  const auto ecc = window(*probe, 14.0, 16.0);
+  EXPECT_TRUE(ecc.ecc_errors_during_run);
+  EXPECT_EQ(*ecc.ecc_corrected_delta, 1u);
+  EXPECT_FALSE(ecc.throttled);
+
+  const auto later = window(*probe, 16.0, 18.0);
+  EXPECT_FALSE(later.ecc_errors_during_run);
+  EXPECT_FALSE(later.throttled);
+}
+
+TEST(TelemetryProvider, MigWindowIsAttributedToTheWholeBoard) {
+  test::use_fake_nvml("mig_h200.json", 0.0);
+  auto provider = make_telemetry_provider({});
+  Target slice;
+  slice.id = "gpu0/mig-1g.18gb-gi13-ci0";
+  slice.kind = "mig";
+  slice.parent = "gpu0";
+  slice.uuid = "MIG-1g000000-0000-0000-0000-000000000003";
+  auto probe = provider->probe_for(slice);
+  const auto w = window(*probe, 1.0, 3.0);
+  EXPECT_EQ(w.source, "nvml");
+  EXPECT_NEAR(*w.power_mean_watts, 250.0, 1e-9);  // the board's 250 W, not the slice's
+  EXPECT_NE(w.attribution.find("whole GPU board"), std::string::npos) << w.attribution;
+  EXPECT_NE(w.attribution.find("3 other slice(s)"), std::string::npos) << w.attribution;
+  EXPECT_NE(w.attribution.find("concurrent mode"), std::string::npos) << w.attribution;
+}
+
+TEST(TelemetryProvider, UnknownTargetsAndMissingDriverAreUnavailableNotErrors) {
+  test::use_fake_nvml("mig_h200.json", 0.0);
+  auto provider = make_telemetry_provider({});
+  Target missing = gpu_target(5, "GPU-not-there");
+  auto w = provider->probe_for(missing)->end();
+  EXPECT_EQ(w.source, "unavailable");
+  EXPECT_NE(w.unavailable_reason.find("no device matching gpu5"), std::string::npos);
+
+  provider.reset();  // the fake loads a new scenario only when no NVML user remains
+  test::use_fake_nvml("no_driver.json");
+  auto none = make_telemetry_provider({});
+  auto probe = none->probe_for(gpu_target(0, "GPU-x"));
+  probe->begin();
+  w = probe->end();
+  EXPECT_EQ(w.source, "unavailable");
+  EXPECT_EQ(w.scope, "GPU board power (NVML)");
+  EXPECT_NE(w.unavailable_reason.find("Driver Not Loaded"), std::string::npos);
+
+  telemetry::TelemetryOptions off;
+  off.enabled = false;
+  auto disabled = make_telemetry_provider(off);
+  EXPECT_EQ(disabled->probe_for(gpu_target(0, "GPU-x"))->end().unavailable_reason,
+            "telemetry disabled by the user");
+}
+
+TEST(TelemetryProvider, LostGpuGivesPartialThenUnavailableWindows) {
+  test::use_fake_nvml("errors.json", 0.0);
+  auto provider = make_telemetry_provider({});
+  auto probe = provider->probe_for(gpu_target(1, "GPU-dddddddd-0000-0000-0000-000000000000"));
+  const auto partial = window(*probe, 4.0, 6.0);  // lost at 5
+  EXPECT_EQ(partial.source, "nvml");
+  EXPECT_GE(partial.sample_count, 1u);
+  EXPECT_FALSE(partial.notes.empty());
+  EXPECT_NE(partial.notes.back().find("GPU is lost"), std::string::npos);
+  const auto gone = window(*probe, 7.0, 8.0);
+  EXPECT_EQ(gone.source, "unavailable");
+  EXPECT_NE(gone.unavailable_reason.find("GPU is lost"), std::string::npos);
+}
+
+TEST(TelemetryProvider, IdlePowerFromTheEnergyCounter) {
+  // Wall-clock mode: the fake's first 10 s draw 100 W.
+  test::use_fake_nvml("mig_h200.json", -1.0);
+  telemetry::TelemetryOptions options;
+  options.idle_seconds = 0.3;
+  options.sample_period_seconds = 0.05;
+  auto provider = make_telemetry_provider(options);
+  Target gpu0 = gpu_target(0, "GPU-aaaaaaaa-0000-0000-0000-000000000000");
+  Target gpu1 = gpu_target(1, "GPU-bbbbbbbb-0000-0000-0000-000000000000");
+  Target slice;
+  slice.id = "gpu0/mig-3g.71gb-gi1-ci0";
+  slice.kind = "mig";
+  slice.parent = "gpu0";
+  const auto idle = provider->measure_idle({gpu0, gpu1, slice});
+  // gpu0 draws a constant 250 W, gpu1 90 W (scenario); counter / seconds within 3 %.
+  EXPECT_NEAR(idle["gpu0"]["idle_power_watts"].get<double>(), 250.0, 7.5) << idle.dump();
+  EXPECT_NEAR(idle["gpu1"]["idle_power_watts"].get<double>(), 90.0, 2.7) << idle.dump();
+  EXPECT_EQ(idle["gpu0"]["source"], "NVML total-energy counter delta / seconds");
+  EXPECT_EQ(idle["gpu0"]["scope"], "GPU board power (NVML)");
+  EXPECT_GE(idle["gpu0"]["samples"].get<int>(), 3);
+  EXPECT_GE(idle["gpu0"]["seconds"].get<double>(), 0.3);
+  EXPECT_TRUE(idle[slice.id].contains("unavailable"));
+}
+
+}  // namespace
+}  // namespace gpusizer
