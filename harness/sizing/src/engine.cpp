@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "gpusizer/sizing/plan_print.hpp"
 #include "purchase.hpp"
 #include "roofline.hpp"
 
@@ -21,11 +22,7 @@ std::string fmt(double v, int precision = 4) {
 }
 
 std::string money(double usd) {
-  std::ostringstream s;
-  s.setf(std::ios::fixed);
-  s.precision(2);
-  s << "$" << usd;
-  return s.str();
+  return format_usd(usd);
 }
 
 const MeasuredRate* user_rate(const Workload& w, const std::string& accelerator,

@@ -58,6 +58,12 @@ double default_for(const std::string& resource, const DefaultEfficiency& d) {
   return d.collectives;
 }
 
+// Compute, memory bandwidth and host link add up over a replica's GPUs (or vCPUs); I/O and
+// collectives are measured for the whole group already.
+bool scales(const std::string& resource) {
+  return resource == "compute" || resource == "memory bandwidth" || resource == "host link";
+}
+
 }  // namespace
 
 RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
@@ -83,7 +89,7 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
     double per_second = 0;
     std::optional<double> power;
     if (rate != nullptr) {
-      per_second = rate->value * scale;
+      per_second = rate->value * (scales(term.resource) ? scale : 1.0);
       out.evidence.push_back(rate->evidence);
       power = rate->power_watts;
     } else {
@@ -117,7 +123,7 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
         }
       }
       if (best_evidence != nullptr) out.evidence.push_back(*best_evidence);
-      per_second = *peak * efficiency * scale;
+      per_second = *peak * efficiency * (scales(term.resource) ? scale : 1.0);
       out.estimated = true;
       out.estimate_notes.push_back(term.resource + ": datasheet " + fmt(*peak) + " x efficiency " +
                                    fmt(efficiency) + " from " + from);

@@ -24,8 +24,8 @@ struct RooflineResult {
 };
 
 // `device` may be null (no report for this accelerator): every term is then estimated from
-// `peaks` x efficiency. `scale` multiplies measured device rates (g GPUs per replica, or the
-// vCPU ratio for CPUs).
+// `peaks` x efficiency. `scale` multiplies compute, memory-bandwidth and host-link rates (g GPUs
+// per replica, or the vCPU ratio for CPUs); I/O and collectives rates are used as measured.
 RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
                         const DatasheetPeaks* peaks, double scale, const CapabilityTable& table,
                         const Catalog& catalog, const DefaultEfficiency& defaults);
