@@ -15,7 +15,8 @@ void register_catalog(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand("catalog", "List and filter the instance catalog");
   cmd->add_option("--catalog", options->catalog.catalog, "catalog file replacing the shipped one");
   cmd->add_option("--catalog-overlay", options->catalog.overlays,
-                  "overlay file overriding single prices (repeatable)");
+                  "overlay file overriding single prices (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--family", options->family, "instance family, e.g. p5, g6e");
   cmd->add_option("--accelerator", options->accelerator, "accelerator id, e.g. H100, L40S");
   CLI::Option* mem = cmd->add_option("--min-memory-gib", *min_memory,

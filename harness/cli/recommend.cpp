@@ -14,6 +14,7 @@ void register_recommend(CLI::App& app, Action& action) {
       "recommend", "Size a workload: instance type x count x purchase option, from reports");
   cmd->add_option("--workload,-w", options->workloads,
                   "workload file (repeat to pack several on MIG)")
+      ->allow_extra_args(false)
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("reports", options->reports, "gpusizer report files")->check(CLI::ExistingFile);
@@ -21,7 +22,8 @@ void register_recommend(CLI::App& app, Action& action) {
                   "catalog file replacing the shipped one (default: "
                   "$GPUSIZER_DATA_DIR/catalog/aws-us-east-1.json)");
   cmd->add_option("--catalog-overlay", options->catalog.overlays,
-                  "overlay file overriding single prices (repeatable)");
+                  "overlay file overriding single prices (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--format", options->format, "table | md | json")
       ->check(CLI::IsMember({"table", "md", "json"}));
   cmd->add_option("--out,-o", options->out, "write the plan (JSON, with evidence) to this file");
