@@ -1,0 +1,74 @@
+// Capability table: what each device model (GPU, MIG profile, CPU) sustains, read from reports
+// through gpusizer::load_report. Only records with status "ok" whose verification did not fail
+// are used. Several targets of one model (in one or several reports) are sized on the slowest.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpusizer/report.hpp"
+#include "gpusizer/sizing/catalog.hpp"
+
+namespace gpusizer::sizing {
+
+struct LoadedReport {
+  std::string file;
+  std::string sha256;  // of the file bytes
+  Report report;
+};
+
+// Reads a report file with the shared loader and digests its bytes.
+LoadedReport load_report_file(const std::filesystem::path& file);
+
+// Where a figure came from.
+struct Evidence {
+  std::string report_file;
+  std::string report_sha256;
+  std::string record_id;
+  std::string target_id;
+  std::string metric;  // "throughput", "bandwidth", "busbw"
+  double value = 0;
+  std::string unit;
+  nlohmann::json parameters = nlohmann::json::object();
+  std::string mode;  // MIG: isolated | concurrent
+};
+
+struct ResourceRate {
+  double value = 0;  // FLOP/s or B/s
+  Evidence evidence;
+  std::optional<double> power_watts;  // board power while this record ran (NVML/RAPL)
+  std::string power_scope;
+};
+
+struct DeviceCapability {
+  std::string kind;         // "gpu" | "mig" | "cpu"
+  std::string accelerator;  // catalog accelerator id; CPU model for kind "cpu"
+  std::optional<std::string> mig_profile;
+  std::string mig_mode;            // "concurrent" | "isolated" | "" (which records were used)
+  std::string report_name;         // Target.name
+  std::uint64_t memory_bytes = 0;  // smallest seen
+  int logical_cpus = 0;            // CPU: logical CPUs of the measured host
+  int target_count = 0;            // targets merged
+  std::map<std::string, ResourceRate> flops;  // by dtype
+  std::optional<ResourceRate> memory_bandwidth;
+  std::optional<ResourceRate> host_link;
+  std::optional<ResourceRate> io;
+  std::map<std::string, ResourceRate> collectives;  // by operation (busbw)
+};
+
+struct CapabilityTable {
+  std::vector<DeviceCapability> devices;
+  std::vector<std::string> warnings;  // unknown GPU names, mixed tool versions, ...
+
+  const DeviceCapability* gpu(const std::string& accelerator) const;
+  const DeviceCapability* mig(const std::string& accelerator, const std::string& profile) const;
+  const DeviceCapability* cpu() const;  // the first CPU measured
+};
+
+CapabilityTable build_capabilities(const std::vector<LoadedReport>& reports,
+                                   const Catalog& catalog);
+
+}  // namespace gpusizer::sizing

@@ -1,0 +1,59 @@
+// The sizing engine: workload + capability table + catalog -> ranked plan. Pure arithmetic on
+// reports already read; never touches a device.
+//
+// Per instance type: gpus_per_replica g (given, or ceil(memory / usable memory per
+// accelerator)), replicas = floor(accelerators / g); per-replica rate = 1 / max(t_i) over the
+// roofline terms t_compute = FLOP / (g F), t_memory = bytes / (g B), t_host = h2d / (g H),
+// t_io = io_bytes / IO, t_collectives = collective_bytes / busbw; instances =
+// ceil(target / (per_instance_rate x utilization)) + k. See docs/sizing.md.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "gpusizer/sizing/capability.hpp"
+#include "gpusizer/sizing/catalog.hpp"
+#include "gpusizer/sizing/plan.hpp"
+#include "gpusizer/sizing/workload.hpp"
+
+namespace gpusizer::sizing {
+
+// Efficiencies used to estimate unmeasured accelerators when no measured device offers one.
+struct DefaultEfficiency {
+  double compute = 0.7;
+  double memory_bandwidth = 0.8;
+  double host_link = 0.8;
+  double collectives = 0.75;
+};
+
+struct EngineOptions {
+  std::optional<int> max_instances;
+  DefaultEfficiency default_efficiency;
+};
+
+// Capacity-block rules (EC2 docs): 1..14 days in 1-day steps, then 7-day steps up to 182;
+// 1, 2, 4, ..., 64 instances per block, at most 256 across blocks.
+// Billed days for a wanted duration (rounded up to a valid one), nullopt above 182.
+std::optional<int> capacity_block_days(int wanted_days);
+// Block sizes for `instances` (largest first), empty when more than 256.
+std::vector<int> capacity_block_split(int instances);
+
+struct MigChoice {
+  MigProfile profile;
+  double units_per_second_per_slice = 0;
+  int slices = 0;
+  std::string binding;
+  std::vector<Evidence> evidence;
+  std::optional<double> units_per_joule;
+  std::string basis;
+};
+// The smallest MIG profile of `accelerator` that holds a replica and meets
+// workload.min_rate_per_slice, with the slices the target needs; nullopt with `why` otherwise.
+std::optional<MigChoice> choose_mig_profile(const Workload& workload,
+                                            const Accelerator& accelerator,
+                                            const CapabilityTable& table, std::string& why);
+
+Plan make_plan(const Workload& workload, const CapabilityTable& table, const Catalog& catalog,
+               const EngineOptions& options);
+
+}  // namespace gpusizer::sizing

@@ -1,0 +1,227 @@
+#include "gpusizer/sizing/capability.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "gpusizer/error.hpp"
+#include "gpusizer/report_io.hpp"
+
+namespace gpusizer::sizing {
+namespace {
+
+bool usable(const Record& r) {
+  return r.status == "ok" && r.verification.status != "failed";
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
+std::vector<std::string> split_targets(const std::string& joined) {
+  std::vector<std::string> out;
+  std::stringstream ss(joined);
+  std::string item;
+  while (std::getline(ss, item, '+')) out.push_back(item);
+  return out;
+}
+
+ResourceRate rate_of(const LoadedReport& lr, const Record& r, const Metric& m,
+                     const std::string& target_id) {
+  ResourceRate rate;
+  rate.value = m.value;
+  rate.evidence =
+      Evidence{lr.file, lr.sha256, r.id, target_id, m.name, m.value, m.unit, r.parameters, r.mode};
+  if (r.telemetry && r.telemetry->source != "unavailable" && r.telemetry->power_mean_watts) {
+    rate.power_watts = r.telemetry->power_mean_watts;
+    rate.power_scope = r.telemetry->scope;
+  }
+  return rate;
+}
+
+// Keeps the faster of two rates measured on one target (best stated size).
+void keep_max(std::optional<ResourceRate>& slot, const ResourceRate& r) {
+  if (!slot || r.value > slot->value) slot = r;
+}
+void keep_max(std::map<std::string, ResourceRate>& slots, const std::string& key,
+              const ResourceRate& r) {
+  auto it = slots.find(key);
+  if (it == slots.end() || r.value > it->second.value) slots[key] = r;
+}
+// Merges targets of one model: the slower one wins.
+void keep_min(std::optional<ResourceRate>& slot, const std::optional<ResourceRate>& r) {
+  if (r && (!slot || r->value < slot->value)) slot = r;
+}
+void keep_min(std::map<std::string, ResourceRate>& slots,
+              const std::map<std::string, ResourceRate>& other) {
+  for (const auto& [key, r] : other) {
+    auto it = slots.find(key);
+    if (it == slots.end() || r.value < it->second.value) slots[key] = r;
+  }
+}
+
+// Capability of one target from its own records. `mode_filter` (MIG) keeps only records of
+// that mode when non-empty.
+DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
+                                   const std::string& mode_filter) {
+  DeviceCapability cap;
+  cap.kind = t.kind;
+  cap.report_name = t.name;
+  cap.memory_bytes = t.memory_bytes;
+  cap.mig_profile = t.mig_profile;
+  cap.mig_mode = mode_filter;
+  cap.target_count = 1;
+  cap.logical_cpus = lr.report.host.logical_cpus;
+  for (const auto& r : lr.report.records) {
+    if (!usable(r)) continue;
+    const auto targets = split_targets(r.target);
+    if (std::find(targets.begin(), targets.end(), t.id) == targets.end()) continue;
+    if (!mode_filter.empty() && r.mode != mode_filter) continue;
+    if (r.family == "gemm") {
+      if (const Metric* m = r.metric("throughput"))
+        keep_max(cap.flops, r.operation, rate_of(lr, r, *m, t.id));
+    } else if (r.family == "memory") {
+      const Metric* m = r.metric("bandwidth");
+      if (m == nullptr) continue;
+      if (r.operation == "h2d_pinned") {
+        keep_max(cap.host_link, rate_of(lr, r, *m, t.id));
+      } else if (!starts_with(r.operation, "h2d") && !starts_with(r.operation, "d2h") &&
+                 !starts_with(r.operation, "p2p")) {
+        keep_max(cap.memory_bandwidth, rate_of(lr, r, *m, t.id));
+      }
+    } else if (r.family == "io") {
+      if (const Metric* m = r.metric("bandwidth")) keep_max(cap.io, rate_of(lr, r, *m, t.id));
+    } else if (r.family == "collectives") {
+      if (const Metric* m = r.metric("busbw"))
+        keep_max(cap.collectives, r.operation, rate_of(lr, r, *m, t.id));
+    }
+  }
+  return cap;
+}
+
+std::string mode_for_mig(const LoadedReport& lr, const Target& t) {
+  bool concurrent = false;
+  for (const auto& r : lr.report.records) {
+    if (!usable(r) || r.mode != "concurrent") continue;
+    const auto targets = split_targets(r.target);
+    if (std::find(targets.begin(), targets.end(), t.id) != targets.end()) concurrent = true;
+  }
+  return concurrent ? "concurrent" : "isolated";
+}
+
+void merge_into(DeviceCapability& into, const DeviceCapability& other) {
+  keep_min(into.flops, other.flops);
+  keep_min(into.memory_bandwidth, other.memory_bandwidth);
+  keep_min(into.host_link, other.host_link);
+  keep_min(into.io, other.io);
+  keep_min(into.collectives, other.collectives);
+  if (other.memory_bytes < into.memory_bytes) into.memory_bytes = other.memory_bytes;
+  if (into.kind == "cpu" && other.logical_cpus > 0) into.logical_cpus = other.logical_cpus;
+  into.target_count += other.target_count;
+}
+
+bool empty(const DeviceCapability& c) {
+  return c.flops.empty() && !c.memory_bandwidth && !c.host_link && !c.io && c.collectives.empty();
+}
+
+}  // namespace
+
+LoadedReport load_report_file(const std::filesystem::path& file) {
+  LoadedReport lr;
+  lr.file = file.string();
+  lr.report = load_report(file);
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string() + ": cannot open for reading");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  lr.sha256 = sha256_hex(bytes.str());
+  return lr;
+}
+
+const DeviceCapability* CapabilityTable::gpu(const std::string& accelerator) const {
+  for (const auto& d : devices) {
+    if (d.kind == "gpu" && d.accelerator == accelerator) return &d;
+  }
+  return nullptr;
+}
+
+const DeviceCapability* CapabilityTable::mig(const std::string& accelerator,
+                                             const std::string& profile) const {
+  for (const auto& d : devices) {
+    if (d.kind == "mig" && d.accelerator == accelerator && d.mig_profile == profile) return &d;
+  }
+  return nullptr;
+}
+
+const DeviceCapability* CapabilityTable::cpu() const {
+  for (const auto& d : devices) {
+    if (d.kind == "cpu") return &d;
+  }
+  return nullptr;
+}
+
+CapabilityTable build_capabilities(const std::vector<LoadedReport>& reports,
+                                   const Catalog& catalog) {
+  CapabilityTable table;
+  std::set<std::string> versions;
+  for (const auto& lr : reports) {
+    versions.insert(lr.report.tool.version + " (" + lr.report.tool.git_revision + ")");
+    for (const auto& t : lr.report.targets) {
+      DeviceCapability cap;
+      if (t.kind == "cpu") {
+        cap = target_capability(lr, t, "");
+        cap.accelerator = t.name;
+      } else {
+        // A MIG target's name is its parent GPU's model.
+        const Accelerator* acc = catalog.accelerator_for_report_name(t.name);
+        if (acc == nullptr) {
+          table.warnings.push_back(lr.file + ": target " + t.id + " \"" + t.name +
+                                   "\" matches no catalog accelerator (add its name to "
+                                   "report_names); its records are not used");
+          continue;
+        }
+        cap = target_capability(lr, t, t.kind == "mig" ? mode_for_mig(lr, t) : "");
+        cap.accelerator = acc->id;
+      }
+      if (empty(cap)) continue;
+      DeviceCapability* existing = nullptr;
+      for (auto& d : table.devices) {
+        if (d.kind == cap.kind && d.accelerator == cap.accelerator &&
+            d.mig_profile == cap.mig_profile && d.mig_mode == cap.mig_mode) {
+          existing = &d;
+        }
+      }
+      if (existing != nullptr) {
+        merge_into(*existing, cap);
+      } else {
+        table.devices.push_back(std::move(cap));
+      }
+    }
+  }
+  // A MIG profile measured both concurrently and isolated: keep the concurrent figures.
+  std::vector<DeviceCapability> kept;
+  for (const auto& d : table.devices) {
+    if (d.kind == "mig" && d.mig_mode == "isolated") {
+      bool has_concurrent = false;
+      for (const auto& o : table.devices) {
+        if (o.kind == "mig" && o.accelerator == d.accelerator && o.mig_profile == d.mig_profile &&
+            o.mig_mode == "concurrent") {
+          has_concurrent = true;
+        }
+      }
+      if (has_concurrent) continue;
+    }
+    kept.push_back(d);
+  }
+  table.devices = std::move(kept);
+  if (versions.size() > 1) {
+    std::string list;
+    for (const auto& v : versions) list += (list.empty() ? "" : ", ") + v;
+    table.warnings.push_back("reports come from different gpusizer versions: " + list +
+                             "; figures are compared as measured");
+  }
+  return table;
+}
+
+}  // namespace gpusizer::sizing

@@ -1,0 +1,125 @@
+#include "gpusizer/sizing/plan.hpp"
+
+namespace gpusizer::sizing {
+namespace {
+
+using nlohmann::json;
+
+json evidence_json(const Evidence& e) {
+  json j{{"report_file", e.report_file},
+         {"report_sha256", e.report_sha256},
+         {"record_id", e.record_id},
+         {"target_id", e.target_id},
+         {"metric", e.metric},
+         {"value", e.value},
+         {"unit", e.unit},
+         {"parameters", e.parameters}};
+  if (!e.mode.empty()) j["mode"] = e.mode;
+  return j;
+}
+
+json packing_json(const MigPacking& p) {
+  json gpus = json::array();
+  for (std::size_t i = 0; i < p.gpus.size(); ++i) {
+    const auto& g = p.gpus[i];
+    json placements = json::array();
+    for (const auto& pl : g.placements) {
+      placements.push_back({{"profile", pl.profile},
+                            {"start", pl.start},
+                            {"memory_slices", pl.memory_slices},
+                            {"compute_slices", pl.compute_slices}});
+    }
+    gpus.push_back({{"gpu", i},
+                    {"layout", g.describe()},
+                    {"mig_devices", g.mig_devices()},
+                    {"placements", placements},
+                    {"stranded_compute_slices", g.stranded_compute_slices},
+                    {"stranded_memory_slices", g.stranded_memory_slices}});
+  }
+  return {{"gpus", gpus},
+          {"stranded_compute_slices", p.stranded_compute_slices},
+          {"stranded_memory_slices", p.stranded_memory_slices},
+          {"lower_bound_gpus", p.lower_bound_gpus},
+          {"mig_parted_config", mig_parted_config(p, "gpusizer-plan")}};
+}
+
+json row_json(const PlanRow& r) {
+  const OptionCost& c = r.cost;
+  json cost{{"option", c.option},
+            {"instances", c.instances},
+            {"usd_per_hour", c.usd_per_hour},
+            {"usd_per_month", c.usd_per_month},
+            {"units_per_dollar", c.units_per_dollar},
+            {"price", to_json(c.price)},
+            {"notes", c.notes}};
+  if (c.window_usd) cost["window_usd"] = *c.window_usd;
+  if (c.on_demand_window_usd) cost["on_demand_window_usd"] = *c.on_demand_window_usd;
+  if (c.break_even_busy_fraction) cost["break_even_busy_fraction"] = *c.break_even_busy_fraction;
+  if (c.billed_days) cost["billed_days"] = *c.billed_days;
+  if (!c.blocks.empty()) cost["capacity_blocks"] = c.blocks;
+  json evidence = json::array();
+  for (const auto& e : r.evidence) evidence.push_back(evidence_json(e));
+  json j{{"instance_type", r.instance_type},
+         {"kind", r.kind},
+         {"accelerator", r.accelerator},
+         {"estimated", r.estimated},
+         {"basis", r.basis},
+         {"gpus_per_replica", r.gpus_per_replica},
+         {"replicas_per_instance", r.replicas_per_instance},
+         {"units_per_second_per_replica", r.units_per_second_per_replica},
+         {"units_per_second_per_instance", r.units_per_second_per_instance},
+         {"binding_resource", r.binding},
+         {"units_per_joule", r.units_per_joule ? json(*r.units_per_joule) : json(nullptr)},
+         {"power_note", r.power_note},
+         {"cost", cost},
+         {"evidence", evidence},
+         {"reasons", r.reasons}};
+  if (r.mig_profile) j["mig_profile"] = *r.mig_profile;
+  if (r.mig) {
+    j["mig_slices"] = r.mig_slices;
+    j["mig_packing"] = packing_json(*r.mig);
+  }
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Plan& plan) {
+  json reports = json::array();
+  for (const auto& r : plan.reports) {
+    reports.push_back({{"file", r.file}, {"sha256", r.sha256}, {"tool_version", r.tool_version}});
+  }
+  json rows = json::array();
+  for (const auto& r : plan.rows) rows.push_back(row_json(r));
+  json excluded = json::array();
+  for (const auto& e : plan.excluded) {
+    json j{{"instance_type", e.instance_type}, {"reason", e.reason}};
+    if (!e.option.empty()) j["option"] = e.option;
+    excluded.push_back(j);
+  }
+  json workload{{"name", plan.workload_name},
+                {"file", plan.workload_file},
+                {"target_rate", plan.target_rate},
+                {"unit", plan.unit},
+                {"utilization_target", plan.utilization_target},
+                {"redundancy", plan.redundancy},
+                {"hours_per_month", plan.hours_per_month}};
+  if (plan.window_days) {
+    workload["reservation_window"] = {{"days", *plan.window_days},
+                                      {"busy_fraction", *plan.window_busy_fraction}};
+  }
+  return {
+      {"schema_version", kPlanSchemaVersion},
+      {"kind", "gpusizer.plan"},
+      {"workload", workload},
+      {"catalog",
+       {{"file", plan.catalog_file}, {"region", plan.catalog_region}, {"overlays", plan.overlays}}},
+      {"reports", reports},
+      {"summary", plan.summary},
+      {"options", rows},
+      {"excluded", excluded},
+      {"assumptions", plan.assumptions},
+      {"warnings", plan.warnings}};
+}
+
+}  // namespace gpusizer::sizing

@@ -1,0 +1,147 @@
+#include "gpusizer/sizing/plan_print.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+#include <vector>
+
+namespace gpusizer::sizing {
+namespace {
+
+std::string number(double v, int precision) {
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(precision);
+  s << v;
+  return s.str();
+}
+
+std::string short_number(double v) {
+  std::ostringstream s;
+  s.precision(4);
+  s << v;
+  return s.str();
+}
+
+void print_table(const std::vector<std::vector<std::string>>& rows, std::ostream& out,
+                 bool markdown) {
+  std::vector<std::size_t> width(rows.front().size(), 0);
+  for (const auto& r : rows) {
+    for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
+  }
+  for (std::size_t n = 0; n < rows.size(); ++n) {
+    const auto& r = rows[n];
+    if (markdown) out << "| ";
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      out << std::left << std::setw(static_cast<int>(width[i])) << r[i];
+      out << (markdown ? " | " : "  ");
+    }
+    out << "\n";
+    if (n == 0) {
+      if (markdown) out << "|";
+      for (std::size_t i = 0; i < r.size(); ++i) {
+        out << (markdown ? std::string(width[i] + 2, '-') + "|"
+                         : std::string(width[i], '-') + "  ");
+      }
+      out << "\n";
+    }
+  }
+}
+
+void list(const std::string& title, const std::vector<std::string>& items, std::ostream& out,
+          bool markdown) {
+  if (items.empty()) return;
+  out << "\n" << (markdown ? "### " : "") << title << (markdown ? "\n\n" : ":\n");
+  for (const auto& i : items) out << (markdown ? "- " : "  - ") << i << "\n";
+}
+
+}  // namespace
+
+std::string format_usd(double usd) {
+  const double cents_total = std::round(usd * 100.0);
+  std::string digits = number(std::floor(std::fabs(cents_total) / 100.0), 0);
+  std::string grouped;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
+    grouped += digits[i];
+  }
+  const long cents = std::lround(std::fmod(std::fabs(cents_total), 100.0));
+  std::string out = (cents_total < 0 ? "-$" : "$") + grouped + "." + (cents < 10 ? "0" : "") +
+                    std::to_string(cents);
+  return out;
+}
+
+void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
+  out << (markdown ? "## " : "") << "Sizing plan for \"" << plan.workload_name
+      << "\": " << short_number(plan.target_rate) << " " << plan.unit << "/s, utilization target "
+      << short_number(plan.utilization_target) << ", N+" << plan.redundancy << ", "
+      << short_number(plan.hours_per_month) << " h/month";
+  if (plan.window_days) {
+    out << ", window " << *plan.window_days << " days at busy fraction "
+        << short_number(*plan.window_busy_fraction);
+  }
+  out << " (catalog " << plan.catalog_region << ")\n\n";
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"#", "type", "count", "option", "$/h", "$/month"});
+  if (plan.window_days) rows.back().push_back("$ window");
+  for (const char* h : {"perf/$", "perf/W", "binding", "basis"}) rows.back().push_back(h);
+  int rank = 0;
+  for (const auto& r : plan.rows) {
+    std::vector<std::string> row{
+        std::to_string(++rank),
+        r.instance_type + (r.mig_profile ? " [MIG " + *r.mig_profile + "]" : ""),
+        std::to_string(r.cost.instances),
+        r.cost.option,
+        format_usd(r.cost.usd_per_hour),
+        format_usd(r.cost.usd_per_month)};
+    if (plan.window_days) row.push_back(r.cost.window_usd ? format_usd(*r.cost.window_usd) : "-");
+    row.push_back(short_number(r.cost.units_per_dollar) + " " + plan.unit + "/$");
+    row.push_back(r.units_per_joule ? short_number(*r.units_per_joule) + " " + plan.unit + "/J"
+                                    : "not measured");
+    row.push_back(r.binding);
+    row.push_back(r.estimated ? "estimated" : "measured");
+    rows.push_back(std::move(row));
+  }
+  if (plan.rows.empty()) {
+    out << "No instance type can serve this workload.\n";
+  } else {
+    print_table(rows, out, markdown);
+  }
+  list("Summary", plan.summary, out, markdown);
+  if (!plan.rows.empty()) {
+    const PlanRow& top = plan.rows.front();
+    std::vector<std::string> reasons = top.reasons;
+    reasons.push_back("per replica " + short_number(top.units_per_second_per_replica) + " " +
+                      plan.unit + "/s (" + top.basis + "), " +
+                      std::to_string(top.replicas_per_instance) +
+                      " replica(s) per instance, binding: " + top.binding);
+    for (const auto& n : top.cost.notes) reasons.push_back(n);
+    reasons.push_back("price " + format_usd(top.cost.price.usd_per_hour) + "/h per instance (" +
+                      top.cost.price.source + ", as of " + top.cost.price.as_of + ")");
+    for (const auto& e : top.evidence) {
+      reasons.push_back("evidence: " + e.report_file + " record " + e.record_id + " " + e.metric +
+                        " " + short_number(e.value) + " " + e.unit + " (sha256 " +
+                        e.report_sha256.substr(0, 12) + "...)");
+    }
+    if (top.mig) {
+      for (std::size_t i = 0; i < top.mig->gpus.size(); ++i) {
+        const auto& g = top.mig->gpus[i];
+        reasons.push_back("GPU " + std::to_string(i) + ": " + g.describe() + " (stranded " +
+                          std::to_string(g.stranded_compute_slices) + " compute, " +
+                          std::to_string(g.stranded_memory_slices) + " memory slices)");
+      }
+    }
+    list("Why the top plan", reasons, out, markdown);
+  }
+  list("Assumptions", plan.assumptions, out, markdown);
+  list("Warnings", plan.warnings, out, markdown);
+  std::vector<std::string> excluded;
+  for (const auto& e : plan.excluded) {
+    excluded.push_back(e.instance_type + (e.option.empty() ? "" : " " + e.option) + ": " +
+                       e.reason);
+  }
+  list("Not in the table", excluded, out, markdown);
+}
+
+}  // namespace gpusizer::sizing

@@ -1,0 +1,147 @@
+#include "roofline.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace gpusizer::sizing::detail {
+namespace {
+
+std::string fmt(double v) {
+  std::ostringstream s;
+  s.precision(4);
+  s << v;
+  return s.str();
+}
+
+using PeakOf = std::optional<double> (*)(const DatasheetPeaks&, const std::string&);
+
+std::optional<double> peak_flops(const DatasheetPeaks& p, const std::string& dtype) {
+  auto it = p.flops_per_second.find(dtype);
+  if (it == p.flops_per_second.end()) return std::nullopt;
+  return it->second;
+}
+std::optional<double> peak_memory(const DatasheetPeaks& p, const std::string&) {
+  return p.memory_bandwidth_bytes_per_second;
+}
+std::optional<double> peak_host(const DatasheetPeaks& p, const std::string&) {
+  return p.host_link_bytes_per_second;
+}
+std::optional<double> peak_interconnect(const DatasheetPeaks& p, const std::string&) {
+  return p.interconnect_bytes_per_second;
+}
+
+const ResourceRate* measured(const DeviceCapability& d, const std::string& resource,
+                             const std::string& key) {
+  if (resource == "compute") {
+    auto it = d.flops.find(key);
+    return it == d.flops.end() ? nullptr : &it->second;
+  }
+  if (resource == "memory bandwidth") return d.memory_bandwidth ? &*d.memory_bandwidth : nullptr;
+  if (resource == "host link") return d.host_link ? &*d.host_link : nullptr;
+  if (resource == "I/O") return d.io ? &*d.io : nullptr;
+  auto it = d.collectives.find(key);
+  return it == d.collectives.end() ? nullptr : &it->second;
+}
+
+PeakOf peak_for(const std::string& resource) {
+  if (resource == "compute") return peak_flops;
+  if (resource == "memory bandwidth") return peak_memory;
+  if (resource == "host link") return peak_host;
+  if (resource == "collectives") return peak_interconnect;
+  return nullptr;  // I/O has no datasheet figure
+}
+
+double default_for(const std::string& resource, const DefaultEfficiency& d) {
+  if (resource == "compute") return d.compute;
+  if (resource == "memory bandwidth") return d.memory_bandwidth;
+  if (resource == "host link") return d.host_link;
+  return d.collectives;
+}
+
+// Compute, memory bandwidth and host link add up over a replica's GPUs (or vCPUs); I/O and
+// collectives are measured for the whole group already.
+bool scales(const std::string& resource) {
+  return resource == "compute" || resource == "memory bandwidth" || resource == "host link";
+}
+
+}  // namespace
+
+RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
+                        const DatasheetPeaks* peaks, double scale, const CapabilityTable& table,
+                        const Catalog& catalog, const DefaultEfficiency& defaults) {
+  struct Term {
+    std::string resource;
+    std::string key;
+    double amount;
+  };
+  const std::vector<Term> terms = {
+      {"compute", work.dtype, work.flops},
+      {"memory bandwidth", "", work.device_memory_bytes},
+      {"host link", "", work.host_to_device_bytes},
+      {"I/O", "", work.io_bytes},
+      {"collectives", work.collective_operation, work.collective_bytes}};
+  RooflineResult out;
+  double worst_seconds = 0;
+  for (const auto& term : terms) {
+    if (term.amount <= 0) continue;
+    const ResourceRate* rate =
+        device != nullptr ? measured(*device, term.resource, term.key) : nullptr;
+    double per_second = 0;
+    std::optional<double> power;
+    if (rate != nullptr) {
+      per_second = rate->value * (scales(term.resource) ? scale : 1.0);
+      out.evidence.push_back(rate->evidence);
+      power = rate->power_watts;
+    } else {
+      // Estimate: datasheet peak x efficiency of the nearest measured accelerator.
+      PeakOf peak_of = peak_for(term.resource);
+      std::optional<double> peak =
+          (peaks != nullptr && peak_of != nullptr) ? peak_of(*peaks, term.key) : std::nullopt;
+      if (!peak) {
+        out.why = "no measurement and no datasheet peak for " + term.resource +
+                  (term.key.empty() ? "" : " (" + term.key + ")");
+        return out;
+      }
+      double efficiency = default_for(term.resource, defaults);
+      std::string from = "stated default";
+      double best_distance = INFINITY;
+      const Evidence* best_evidence = nullptr;
+      for (const auto& d : table.devices) {
+        if (d.kind != "gpu") continue;
+        const Accelerator* acc = catalog.find_accelerator(d.accelerator);
+        const ResourceRate* m = measured(d, term.resource, term.key);
+        if (acc == nullptr || m == nullptr) continue;
+        std::optional<double> their_peak = peak_of(acc->peaks, term.key);
+        if (!their_peak) continue;
+        double distance = std::fabs(std::log(*their_peak / *peak));
+        if (distance < best_distance) {
+          best_distance = distance;
+          efficiency = m->value / *their_peak;
+          from = d.accelerator + " (record " + m->evidence.record_id + " in " +
+                 m->evidence.report_file + ")";
+          best_evidence = &m->evidence;
+        }
+      }
+      if (best_evidence != nullptr) out.evidence.push_back(*best_evidence);
+      per_second = *peak * efficiency * (scales(term.resource) ? scale : 1.0);
+      out.estimated = true;
+      out.estimate_notes.push_back(term.resource + ": datasheet " + fmt(*peak) + " x efficiency " +
+                                   fmt(efficiency) + " from " + from);
+    }
+    double seconds = term.amount / per_second;
+    if (seconds > worst_seconds) {
+      worst_seconds = seconds;
+      out.binding = term.resource;
+      out.binding_power_watts = power;
+    }
+  }
+  if (worst_seconds <= 0) {
+    out.why = "the workload states no work per unit";
+    return out;
+  }
+  out.ok = true;
+  out.units_per_second = 1.0 / worst_seconds;
+  return out;
+}
+
+}  // namespace gpusizer::sizing::detail

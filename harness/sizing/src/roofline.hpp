@@ -1,0 +1,33 @@
+// Internal: per-replica rate of a workload on one device from measured (or estimated) rates.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpusizer/sizing/capability.hpp"
+#include "gpusizer/sizing/catalog.hpp"
+#include "gpusizer/sizing/engine.hpp"
+#include "gpusizer/sizing/workload.hpp"
+
+namespace gpusizer::sizing::detail {
+
+struct RooflineResult {
+  bool ok = false;
+  std::string why;  // when !ok
+  double units_per_second = 0;
+  std::string binding;
+  bool estimated = false;
+  std::vector<std::string> estimate_notes;
+  std::vector<Evidence> evidence;
+  std::optional<double> binding_power_watts;  // measured board power of the binding record
+};
+
+// `device` may be null (no report for this accelerator): every term is then estimated from
+// `peaks` x efficiency. `scale` multiplies compute, memory-bandwidth and host-link rates (g GPUs
+// per replica, or the vCPU ratio for CPUs); I/O and collectives rates are used as measured.
+RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
+                        const DatasheetPeaks* peaks, double scale, const CapabilityTable& table,
+                        const Catalog& catalog, const DefaultEfficiency& defaults);
+
+}  // namespace gpusizer::sizing::detail

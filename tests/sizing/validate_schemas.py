@@ -1,0 +1,58 @@
+"""Validates the shipped catalog, the example workloads and a generated plan (written by the
+recommend test, when it has run) against reports/schema/*.schema.json, and checks that the
+schemas reject files that must fail."""
+import json
+import pathlib
+import sys
+
+import jsonschema
+
+root = pathlib.Path(sys.argv[1])
+build_plan = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
+
+
+def validator(name):
+    schema = json.loads((root / "reports/schema" / f"{name}.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+failures = []
+
+
+def check(v, path, doc=None):
+    doc = doc if doc is not None else json.loads(pathlib.Path(path).read_text())
+    errors = list(v.iter_errors(doc))
+    for e in errors:
+        failures.append(f"{path}: {'/'.join(map(str, e.path))}: {e.message}")
+    return not errors
+
+
+catalog = validator("catalog")
+check(catalog, root / "data/catalog/aws-us-east-1.json")
+workload = validator("workload")
+examples = sorted((root / "examples/workloads").glob("*.json"))
+if len(examples) < 4:
+    failures.append("expected at least 4 example workloads")
+for f in examples:
+    check(workload, f)
+plan = validator("plan")
+if build_plan and build_plan.exists():
+    check(plan, build_plan)
+else:
+    print("note: no generated plan to validate (run gpusizer_sizing_tests first)")
+
+# Must be rejected: a zero price, an unknown purchase option, a workload without work.
+bad = json.loads((root / "data/catalog/aws-us-east-1.json").read_text())
+bad["instances"][0]["prices"]["on_demand"]["usd_per_hour"] = 0
+if catalog.is_valid(bad):
+    failures.append("catalog schema accepted a zero price")
+bad_w = json.loads(examples[0].read_text())
+bad_w.pop("work_per_unit", None)
+bad_w.pop("measured_rates", None)
+if workload.is_valid(bad_w):
+    failures.append("workload schema accepted a workload with nothing to size from")
+
+for f in failures:
+    print(f)
+sys.exit(1 if failures else 0)
