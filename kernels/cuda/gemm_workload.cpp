@@ -196,13 +196,9 @@ class GemmWorkload final : public Workload, public CorruptibleOutput {
     if (c.m <= 0 || c.n <= 0 || c.k <= 0) throw InputError("GEMM sizes must be positive");
     if (auto why = gemm_unsupported_reason(c.dtype, d.cc_major, d.cc_minor); !why.empty())
       throw Unsupported(why);
-    const double flops = gemm_flops(c.m, c.n, c.k);
     peak_ = datasheet_gemm_peak(d.name, c.dtype);
-    const double bound_rate =
-        peak_.flops_per_second > 0
-            ? peak_.flops_per_second
-            : rough_gemm_rate(c.dtype, d.cc_major, d.cc_minor, d.sm_count, d.sm_clock_hz);
-    const double seconds = flops / bound_rate;
+    const double seconds = estimated_gemm_seconds(d.name, c.dtype, d.cc_major, d.cc_minor,
+                                                  d.sm_count, d.sm_clock_hz, c.m, c.n, c.k);
     if (seconds > kCapSecondsPerOp)
       throw Unsupported("would take at least ~" +
                         std::to_string(static_cast<int>(std::ceil(seconds))) +

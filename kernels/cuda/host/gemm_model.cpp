@@ -87,11 +87,22 @@ double rough_gemm_rate(Dtype dtype, int cc_major, int cc_minor, int sm_count, do
       per_sm = c >= 100 ? 16384 : (c >= 90 ? 8192 : 4096);
       break;
   }
-  return per_sm * sm_count * sm_clock_hz;
+  // 10% margin over the nominal per-clock rate: boost clocks above the reported one.
+  return 1.1 * per_sm * sm_count * sm_clock_hz;
 }
 
 double gemm_flops(std::int64_t m, std::int64_t n, std::int64_t k) {
   return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+}
+
+double estimated_gemm_seconds(const std::string& model, Dtype dtype, int cc_major, int cc_minor,
+                              int sm_count, double sm_clock_hz, std::int64_t m, std::int64_t n,
+                              std::int64_t k) {
+  const PeakRate peak = datasheet_gemm_peak(model, dtype);
+  const double rate = peak.flops_per_second > 0
+                          ? peak.flops_per_second
+                          : rough_gemm_rate(dtype, cc_major, cc_minor, sm_count, sm_clock_hz);
+  return rate > 0 ? gemm_flops(m, n, k) / rate : 0;
 }
 
 std::string gemm_unsupported_reason(Dtype dtype, int cc_major, int cc_minor) {

@@ -27,6 +27,12 @@ double rough_gemm_rate(Dtype dtype, int cc_major, int cc_minor, int sm_count, do
 // FLOP of one GEMM: 2 M N K.
 double gemm_flops(std::int64_t m, std::int64_t n, std::int64_t k);
 
+// Lower bound of one GEMM's time: FLOP over the datasheet peak when known, else over the rough
+// model. Used to skip a case that would exceed a per-operation cap.
+double estimated_gemm_seconds(const std::string& model, Dtype dtype, int cc_major, int cc_minor,
+                              int sm_count, double sm_clock_hz, std::int64_t m, std::int64_t n,
+                              std::int64_t k);
+
 // "" when supported, else the reason it is not.
 std::string gemm_unsupported_reason(Dtype dtype, int cc_major, int cc_minor);
 

@@ -60,9 +60,17 @@ std::uint64_t xorshift64(std::uint64_t x) {
   return x;
 }
 
-// Byte i of the pattern: one xorshift step of (seed + word index), byte (i % 8) of the result.
+// splitmix64's finalizer: every input bit affects every output bit.
+std::uint64_t mix64(std::uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+// Byte i of the pattern: byte (i % 8) of xorshift64(mix(seed) + word index), so a region can be
+// checked on its own and nearby seeds give unrelated patterns.
 std::uint8_t pattern_byte(std::uint64_t seed, std::size_t i) {
-  const std::uint64_t w = xorshift64(seed ^ (0x9E3779B97F4A7C15ULL * (i / 8 + 1)));
+  const std::uint64_t w = xorshift64(mix64(seed) + 0x9E3779B97F4A7C15ULL * (i / 8 + 1));
   return static_cast<std::uint8_t>(w >> (8 * (i % 8)));
 }
 
