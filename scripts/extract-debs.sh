@@ -22,7 +22,7 @@ for lib in libopenblas.so.0 libblas.so.3 liblapack.so.3; do
   [ -e "$multiarch/openblas-pthread/$lib" ] && ln -sf "openblas-pthread/$lib" "$multiarch/$lib"
 done
 # Absolute /usr paths -> the prefix (only in files not yet rewritten).
-grep -rlI --include='*.cmake' --include='*.pc' -e '/usr/' "$prefix/usr" 2> /dev/null \
+grep -rlI --include='*.cmake' --include='*.pc' -e '/usr' "$prefix/usr" 2> /dev/null \
   | xargs -r grep -L -F "$prefix" \
-  | xargs -r sed -i -E -e "s#(^|[^A-Za-z0-9_./-])/usr/#\1$prefix/usr/#g" -e "s#^prefix=/usr\$#prefix=$prefix/usr#"
+  | xargs -r sed -i -E -e "s#(^|[^A-Za-z0-9_./-])/usr/#\1$prefix/usr/#g" -e "s#^prefix=/usr\$#prefix=$prefix/usr#" || true
 echo "extracted into $prefix"
