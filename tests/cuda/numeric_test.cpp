@@ -51,6 +51,28 @@ TEST(Pattern, FillThenCheckFindsNothing) {
   EXPECT_EQ(c.first_wrong, SIZE_MAX);
 }
 
+TEST(Pattern, MatchesTheByteDefinition) {
+  // Byte i = byte (i % 8) of xorshift64(splitmix64_finalizer(seed) + golden x (i / 8 + 1)).
+  auto mix = [](std::uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+  };
+  auto xs = [](std::uint64_t x) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  std::vector<std::uint8_t> buf(21);
+  fill_pattern(buf, 99, 3);
+  for (std::size_t i = 0; i < buf.size(); ++i) {
+    const std::size_t at = i + 3;
+    const std::uint64_t w = xs(mix(99) + 0x9E3779B97F4A7C15ULL * (at / 8 + 1));
+    EXPECT_EQ(buf[i], static_cast<std::uint8_t>(w >> (8 * (at % 8)))) << i;
+  }
+}
+
 TEST(Pattern, OneWrongByteIsFoundAtItsOffset) {
   std::vector<std::uint8_t> buf(1000);
   fill_pattern(buf, 7);

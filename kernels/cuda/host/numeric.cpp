@@ -67,13 +67,6 @@ std::uint64_t mix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// Byte i of the pattern: byte (i % 8) of xorshift64(mix(seed) + word index), so a region can be
-// checked on its own and nearby seeds give unrelated patterns.
-std::uint8_t pattern_byte(std::uint64_t seed, std::size_t i) {
-  const std::uint64_t w = xorshift64(mix64(seed) + 0x9E3779B97F4A7C15ULL * (i / 8 + 1));
-  return static_cast<std::uint8_t>(w >> (8 * (i % 8)));
-}
-
 }  // namespace
 
 std::uint16_t encode_fp16(float v) {
@@ -101,17 +94,32 @@ float decode_fp8_e4m3(std::uint8_t bits) {
   return decode_small(bits, 4, 3, 7);
 }
 
+// Byte i of the pattern: byte (i % 8) of xorshift64(mix64(seed) + golden x (i / 8 + 1)), so a
+// region can be checked on its own and nearby seeds give unrelated patterns. One word per 8 bytes.
 void fill_pattern(std::span<std::uint8_t> bytes, std::uint64_t seed, std::size_t offset) {
-  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = pattern_byte(seed, offset + i);
+  const std::uint64_t base = mix64(seed);
+  std::size_t i = 0;
+  while (i < bytes.size()) {
+    const std::size_t at = offset + i;
+    const std::uint64_t w = xorshift64(base + 0x9E3779B97F4A7C15ULL * (at / 8 + 1));
+    for (std::size_t b = at % 8; b < 8 && i < bytes.size(); ++b, ++i)
+      bytes[i] = static_cast<std::uint8_t>(w >> (8 * b));
+  }
 }
 
 PatternCheck check_pattern(std::span<const std::uint8_t> bytes, std::uint64_t seed,
                            std::size_t offset) {
   PatternCheck r;
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    if (bytes[i] != pattern_byte(seed, offset + i)) {
-      if (r.wrong_bytes == 0) r.first_wrong = i;
-      ++r.wrong_bytes;
+  const std::uint64_t base = mix64(seed);
+  std::size_t i = 0;
+  while (i < bytes.size()) {
+    const std::size_t at = offset + i;
+    const std::uint64_t w = xorshift64(base + 0x9E3779B97F4A7C15ULL * (at / 8 + 1));
+    for (std::size_t b = at % 8; b < 8 && i < bytes.size(); ++b, ++i) {
+      if (bytes[i] != static_cast<std::uint8_t>(w >> (8 * b))) {
+        if (r.wrong_bytes == 0) r.first_wrong = i;
+        ++r.wrong_bytes;
+      }
     }
   }
   return r;
