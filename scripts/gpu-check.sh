@@ -58,7 +58,8 @@ tail -25 "$out/gpu-tests.log"
 # 4. Quick suite.
 step "quick suite"
 if [ -x "$build/gpusizer" ]; then
-  timeout 200 "$build/gpusizer" run --suite quick --out "$out/report.json" > "$out/quick.log" 2>&1
+  timeout 210 "$build/gpusizer" run --suite quick --time-budget 3m --io-dir "$out" --progress \
+    --out "$out/report.json" > "$out/quick.log" 2>&1
   quick_rc=$?
   tail -40 "$out/quick.log"
 else
