@@ -226,6 +226,8 @@ class GemmWorkload final : public Workload, public CorruptibleOutput {
     upload(b_, kSeedB, kk * nn);
     GPUSIZER_CUDA_CALL(cudaMemset(d_.get(), 0xff, d_bytes_));  // poison (NaN / -1)
     setup_cublaslt();
+    // cudaMemset may return before it is done; the timer stream does not wait on the null stream.
+    GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
   }
 
   double run(std::size_t repeats) override {

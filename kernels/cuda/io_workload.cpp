@@ -111,7 +111,7 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
 
   VerificationResult verify() override {
     DeviceScope scope(facts_.index);
-    GPUSIZER_CUDA_CALL(cudaStreamSynchronize(stream_.get()));
+    GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
     std::vector<std::uint8_t> host(case_.chunk_bytes);
     std::size_t wrong = 0;
     const std::size_t first = chunks_ > pinned_.size() ? chunks_ - pinned_.size() : 0;
@@ -132,8 +132,9 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
   }
 
   void corrupt_output_for_test() override {
+    DeviceScope scope(facts_.index);
     const std::size_t slot = (chunks_ - 1) % pinned_.size();
-    GPUSIZER_CUDA_CALL(cudaStreamSynchronize(stream_.get()));
+    GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
     GPUSIZER_CUDA_CALL(cudaMemset(ring_.as<std::uint8_t>() + slot * case_.chunk_bytes, 0, 1));
   }
 

@@ -51,6 +51,7 @@ class P2pWorkload final : public Workload, public CorruptibleOutput {
       DeviceScope s(dst.index);
       dst_buf_ = DeviceBuffer(bytes_);
       GPUSIZER_CUDA_CALL(cudaMemset(dst_buf_.get(), 0, bytes_));
+      GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
     }
     DeviceScope s(issuer_);
     timer_ = std::make_unique<GpuTimer>(issuer_, 0);

@@ -102,6 +102,7 @@ class CollectiveWorkload final : public Workload {
       GPUSIZER_CUDA_CALL(
           cudaMemcpy(r.send.get(), host.data(), send_elems_ * 4, cudaMemcpyHostToDevice));
       GPUSIZER_CUDA_CALL(cudaMemset(r.recv.get(), 0xff, recv_elems_ * 4));  // poison (NaN)
+      GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
       ranks_.push_back(std::move(r));
     }
   }

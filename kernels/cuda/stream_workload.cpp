@@ -35,6 +35,8 @@ class StreamWorkload final : public Workload, public CorruptibleOutput {
           cudaMemcpy(buf->get(), host.data(), n_ * sizeof(double), cudaMemcpyHostToDevice));
     }
     GPUSIZER_CUDA_CALL(cudaMemset(partials_.get(), 0xff, partials_.bytes()));  // poison
+    GPUSIZER_CUDA_CALL(
+        cudaDeviceSynchronize());  // the timer stream does not wait on the null stream
   }
 
   double run(std::size_t repeats) override {
