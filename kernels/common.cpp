@@ -101,3 +101,12 @@ double busbw_factor(Collective c, int ranks) {
 }
 
 }  // namespace gpusizer::kernels
+
+#include "gpusizer/kernels/multi_gpu.hpp"
+
+namespace gpusizer::kernels {
+
+std::string to_string(P2pMethod m) { return m == P2pMethod::copy_engine ? "ce" : "sm"; }
+std::string to_string(P2pDirection d) { return d == P2pDirection::read ? "read" : "write"; }
+
+}  // namespace gpusizer::kernels

@@ -12,10 +12,13 @@ Discovery discover(const DiscoveryOptions& options) {
     d.gpu_unavailable_reason = g.unavailable_reason;
     d.collectives = std::move(g.collectives);
     d.collectives_unavailable_reason = g.collectives_unavailable_reason;
+    d.multi_gpu = std::move(g.multi_gpu);
+    d.multi_gpu_unavailable_reason = g.multi_gpu_unavailable_reason;
     d.warnings = std::move(g.warnings);
   } else {
     d.gpu_unavailable_reason = "GPUs not requested (--no-gpu)";
     d.collectives_unavailable_reason = d.gpu_unavailable_reason;
+    d.multi_gpu_unavailable_reason = d.gpu_unavailable_reason;
   }
   return d;
 }

@@ -8,6 +8,7 @@ GpuDiscovery discover_cuda(const DiscoveryOptions&) {
   GpuDiscovery g;
   g.unavailable_reason = "this gpusizer was built without CUDA (no nvcc at configure time)";
   g.collectives_unavailable_reason = g.unavailable_reason;
+  g.multi_gpu_unavailable_reason = g.unavailable_reason;
   return g;
 }
 

@@ -8,6 +8,7 @@
 
 #include "gpusizer/kernels/backend.hpp"
 #include "gpusizer/kernels/collectives.hpp"
+#include "gpusizer/kernels/multi_gpu.hpp"
 
 namespace gpusizer::kernels {
 
@@ -22,6 +23,8 @@ struct GpuDiscovery {
   std::string unavailable_reason;  // why there are no GPU backends ("" when there are some)
   std::unique_ptr<CollectiveGroup> collectives;  // null when fewer than 2 GPUs
   std::string collectives_unavailable_reason;
+  std::unique_ptr<MultiGpu> multi_gpu;  // null when fewer than 2 GPUs
+  std::string multi_gpu_unavailable_reason;
   std::vector<std::string> warnings;
 };
 
@@ -30,6 +33,8 @@ struct Discovery {
   std::string gpu_unavailable_reason;
   std::unique_ptr<CollectiveGroup> collectives;
   std::string collectives_unavailable_reason;
+  std::unique_ptr<MultiGpu> multi_gpu;
+  std::string multi_gpu_unavailable_reason;
   std::vector<std::string> warnings;
 };
 

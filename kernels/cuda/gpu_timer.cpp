@@ -1,0 +1,44 @@
+#include "gpu_timer.hpp"
+
+namespace gpusizer::kernels::cuda {
+
+GpuTimer::GpuTimer(int device, std::size_t l2_flush_bytes)
+    : device_(device), stream_(Stream::create()), hot_(EventPair::create()) {
+  for (std::size_t i = 0; i < kQueuedBeforeRelease; ++i)
+    cold_events_.push_back(EventPair::create());
+  flags_ = PinnedBuffer::allocate(2 * sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable);
+  flags_.as<int>()[0] = 1;
+  flags_.as<int>()[1] = 0;
+  void* dev = nullptr;
+  GPUSIZER_CUDA_CALL(cudaHostGetDevicePointer(&dev, flags_.get(), 0));
+  device_flags_ = static_cast<int*>(dev);
+  if (l2_flush_bytes > 0) l2_flush_ = DeviceBuffer(l2_flush_bytes);
+  // Load the spin kernel's module now, so the first sample does not pay for it (nvbench #339).
+  arm(true);
+  release();
+  GPUSIZER_CUDA_CALL(cudaStreamSynchronize(stream()));
+}
+
+void GpuTimer::arm(bool use_blocker) {
+  auto* host = static_cast<volatile int*>(flags_.as<int>());
+  host[0] = use_blocker ? 0 : 1;
+  host[1] = 0;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  armed_ = use_blocker;
+  if (use_blocker) launch_spin(stream(), device_flags_, device_flags_ + 1, kSpinTimeoutNs);
+}
+
+void GpuTimer::release() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  static_cast<volatile int*>(flags_.as<int>())[0] = 1;
+}
+
+void GpuTimer::check_blocker() {
+  GPUSIZER_CUDA_CALL(cudaStreamSynchronize(stream()));
+  if (armed_ && static_cast<volatile int*>(flags_.as<int>())[1] != 0)
+    throw RuntimeError(
+        "spin kernel timed out before the host released it; this sample's timing is invalid");
+  armed_ = false;
+}
+
+}  // namespace gpusizer::kernels::cuda

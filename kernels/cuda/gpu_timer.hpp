@@ -1,0 +1,83 @@
+// Times device work with CUDA events on a dedicated non-blocking stream. Launch overhead is hidden
+// behind a spin kernel that the host releases once the first operations are queued (nvbench's
+// blocking kernel, nvbandwidth's spin kernel; it gives up after a timeout, so it never hangs).
+//   hot : one event pair around `repeats` back-to-back operations.
+//   cold: before each operation the L2 is flushed (cudaMemsetAsync over an L2-sized buffer
+//         allocated once) and only the operation sits between its own event pair.
+// Nothing is allocated while timing: the events and buffers are created with the timer.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <vector>
+
+#include "device_kernels.hpp"
+#include "raii.hpp"
+
+namespace gpusizer::kernels::cuda {
+
+class GpuTimer {
+ public:
+  // The device must be current. l2_flush_bytes = 0 disables cold timing.
+  GpuTimer(int device, std::size_t l2_flush_bytes);
+
+  cudaStream_t stream() const { return stream_.get(); }
+  int device() const { return device_; }
+
+  template <typename Op>
+  double time_hot(std::size_t repeats, Op&& op, bool use_blocker = true) {
+    arm(use_blocker);
+    GPUSIZER_CUDA_CALL(cudaEventRecord(hot_.start(), stream()));
+    for (std::size_t i = 0; i < repeats; ++i) {
+      op(stream());
+      if (i + 1 == kQueuedBeforeRelease) release();
+    }
+    GPUSIZER_CUDA_CALL(cudaEventRecord(hot_.stop(), stream()));
+    release();
+    const double seconds = hot_.elapsed_seconds();
+    check_blocker();
+    return seconds;
+  }
+
+  template <typename Op>
+  double time_cold(std::size_t repeats, Op&& op) {
+    if (l2_flush_.get() == nullptr)
+      throw RuntimeError("GpuTimer: cold timing needs an L2 flush buffer");
+    double total = 0;
+    for (std::size_t done = 0; done < repeats;) {
+      const std::size_t chunk = std::min(repeats - done, cold_events_.size());
+      arm(true);
+      for (std::size_t j = 0; j < chunk; ++j) {
+        GPUSIZER_CUDA_CALL(cudaMemsetAsync(l2_flush_.get(), static_cast<int>(j & 0xff),
+                                           l2_flush_.bytes(), stream()));
+        GPUSIZER_CUDA_CALL(cudaEventRecord(cold_events_[j].start(), stream()));
+        op(stream());
+        GPUSIZER_CUDA_CALL(cudaEventRecord(cold_events_[j].stop(), stream()));
+      }
+      release();
+      for (std::size_t j = 0; j < chunk; ++j) total += cold_events_[j].elapsed_seconds();
+      check_blocker();
+      done += chunk;
+    }
+    return total;
+  }
+
+ private:
+  static constexpr std::size_t kQueuedBeforeRelease = 32;
+  static constexpr unsigned long long kSpinTimeoutNs = 10'000'000'000ULL;  // 10 s
+
+  void arm(bool use_blocker);
+  void release();
+  void check_blocker();
+
+  int device_;
+  Stream stream_;
+  EventPair hot_;
+  std::vector<EventPair> cold_events_;
+  PinnedBuffer flags_;  // [0] release flag, [1] timed-out flag; host-mapped
+  int* device_flags_ = nullptr;
+  bool armed_ = false;
+  DeviceBuffer l2_flush_;
+};
+
+}  // namespace gpusizer::kernels::cuda

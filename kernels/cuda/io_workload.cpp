@@ -1,0 +1,278 @@
+// Storage -> pinned host -> GPU pipeline. A reader thread fills `depth` pinned buffers (O_DIRECT
+// where the filesystem allows it, else buffered reads with posix_fadvise(DONTNEED) before each
+// pass); the calling thread drains them with cudaMemcpyAsync into a device ring. Timed with the
+// steady clock (storage is host work). warm_up() measures each stage alone: storage-only and
+// H2D-only ceilings, so the record shows which stage binds. GPUDirect Storage (cuFile) is not
+// built: this toolkit has no libcufile.
+#include <cuda_runtime.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "host/numeric.hpp"
+#include "raii.hpp"
+#include "workloads.hpp"
+
+namespace gpusizer::kernels::cuda {
+namespace {
+
+constexpr std::uint64_t kSeed = 0x5EED;
+constexpr std::size_t kAlign = 4096;
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+class File {
+ public:
+  File(const std::string& path, int flags) : fd_(::open(path.c_str(), flags, 0600)) {}
+  ~File() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+class IoWorkload final : public Workload, public CorruptibleOutput {
+ public:
+  IoWorkload(const DeviceFacts& d, const IoCase& c) : facts_(d), case_(c) {
+    if (!c.to_device)
+      throw Unsupported("the CUDA backend runs the I/O pipeline into device memory only");
+    if (c.file_bytes == 0 || c.chunk_bytes == 0 || c.depth < 1)
+      throw InputError("I/O case needs file_bytes, chunk_bytes > 0 and depth >= 1");
+    chunks_ = (c.file_bytes + c.chunk_bytes - 1) / c.chunk_bytes;
+    path_ = c.directory + "/gpusizer-io-gpu" + std::to_string(d.index) + ".bin";
+    write_file();
+    const bool aligned = c.chunk_bytes % kAlign == 0 && c.file_bytes % kAlign == 0;
+    if (aligned) {
+      direct_ = std::make_unique<File>(path_, O_RDONLY | O_DIRECT);
+      if (direct_->fd() < 0) direct_.reset();
+    }
+    io_mode_ = direct_
+                   ? "O_DIRECT"
+                   : (aligned ? "buffered + fadvise(DONTNEED) (O_DIRECT refused by the filesystem)"
+                              : "buffered + fadvise(DONTNEED) (sizes not 4 KiB-aligned)");
+    buffered_ = std::make_unique<File>(path_, O_RDONLY);
+    if (buffered_->fd() < 0)
+      throw RuntimeError("cannot open " + path_ + ": " + std::strerror(errno));
+    DeviceScope scope(d.index);
+    stream_ = Stream::create();
+    const auto depth = static_cast<std::size_t>(c.depth);
+    for (std::size_t i = 0; i < depth; ++i) {
+      pinned_.push_back(PinnedBuffer::allocate(c.chunk_bytes));
+      start_.push_back(Event::create());
+      done_.push_back(Event::create());
+    }
+    ring_ = DeviceBuffer(depth * c.chunk_bytes);
+  }
+
+  ~IoWorkload() override { ::unlink(path_.c_str()); }
+
+  void warm_up() override {
+    DeviceScope scope(facts_.index);
+    // Storage alone.
+    const double t0 = now_seconds();
+    for (std::size_t i = 0; i < chunks_; ++i) read_chunk(i, pinned_[0].as<std::uint8_t>());
+    storage_bps_ = static_cast<double>(case_.file_bytes) / (now_seconds() - t0);
+    // H2D alone (pinned chunks, same chunk size and depth), timed with events.
+    const auto pair = EventPair::create();
+    GPUSIZER_CUDA_CALL(cudaEventRecord(pair.start(), stream_.get()));
+    for (std::size_t i = 0; i < chunks_; ++i) {
+      const std::size_t slot = i % pinned_.size();
+      GPUSIZER_CUDA_CALL(cudaMemcpyAsync(ring_.as<std::uint8_t>() + slot * case_.chunk_bytes,
+                                         pinned_[slot].get(), chunk_len(i), cudaMemcpyHostToDevice,
+                                         stream_.get()));
+    }
+    GPUSIZER_CUDA_CALL(cudaEventRecord(pair.stop(), stream_.get()));
+    h2d_bps_ = static_cast<double>(case_.file_bytes) / pair.elapsed_seconds();
+    run(1);
+  }
+
+  double run(std::size_t repeats) override {
+    DeviceScope scope(facts_.index);
+    double total = 0;
+    read_busy_ = 0;
+    copy_busy_ = 0;
+    for (std::size_t r = 0; r < repeats; ++r) total += one_pass();
+    last_wall_ = total;
+    return total;
+  }
+
+  VerificationResult verify() override {
+    DeviceScope scope(facts_.index);
+    GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
+    std::vector<std::uint8_t> host(case_.chunk_bytes);
+    std::size_t wrong = 0;
+    const std::size_t first = chunks_ > pinned_.size() ? chunks_ - pinned_.size() : 0;
+    for (std::size_t i = first; i < chunks_; ++i) {
+      const std::size_t slot = i % pinned_.size();
+      GPUSIZER_CUDA_CALL(cudaMemcpy(host.data(),
+                                    ring_.as<std::uint8_t>() + slot * case_.chunk_bytes,
+                                    chunk_len(i), cudaMemcpyDeviceToHost));
+      wrong += check_pattern(std::span<const std::uint8_t>(host.data(), chunk_len(i)), kSeed,
+                             i * case_.chunk_bytes)
+                   .wrong_bytes;
+    }
+    VerificationResult v;
+    v.method = "the last `depth` chunks in device memory vs the file's xorshift pattern";
+    v.status = wrong == 0 ? "passed" : "failed";
+    v.detail = std::to_string(wrong) + " wrong bytes";
+    return v;
+  }
+
+  void corrupt_output_for_test() override {
+    DeviceScope scope(facts_.index);
+    const std::size_t slot = (chunks_ - 1) % pinned_.size();
+    GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
+    GPUSIZER_CUDA_CALL(cudaMemset(ring_.as<std::uint8_t>() + slot * case_.chunk_bytes, 0, 1));
+  }
+
+  WorkAmount work_per_op() const override {
+    return {static_cast<double>(case_.file_bytes), 0,
+            "bytes = file size (storage -> pinned -> device, end to end)", "bandwidth"};
+  }
+  std::string timer() const override { return "steady_clock"; }
+  std::map<std::string, std::string> details() const override {
+    return {{"io_mode", io_mode_},
+            {"depth", std::to_string(case_.depth)},
+            {"chunk_bytes", std::to_string(case_.chunk_bytes)},
+            {"gpudirect_storage", "not built (no libcufile)"}};
+  }
+  std::map<std::string, double> extra_metrics() const override {
+    std::map<std::string, double> m;
+    if (storage_bps_ > 0) m["storage_only_bytes_per_second"] = storage_bps_;
+    if (h2d_bps_ > 0) m["h2d_only_bytes_per_second"] = h2d_bps_;
+    if (last_wall_ > 0) {
+      m["read_busy_fraction"] = read_busy_ / last_wall_;
+      m["h2d_busy_fraction"] = copy_busy_ / last_wall_;
+    }
+    return m;
+  }
+
+ private:
+  std::size_t chunk_len(std::size_t i) const {
+    return std::min(case_.chunk_bytes, case_.file_bytes - i * case_.chunk_bytes);
+  }
+
+  void write_file() {
+    File f(path_, O_WRONLY | O_CREAT | O_TRUNC);
+    if (f.fd() < 0) throw Unsupported("cannot create " + path_ + ": " + std::strerror(errno));
+    std::vector<std::uint8_t> buf(std::min<std::size_t>(case_.file_bytes, 8u << 20));
+    for (std::size_t off = 0; off < case_.file_bytes; off += buf.size()) {
+      const std::size_t n = std::min(buf.size(), case_.file_bytes - off);
+      fill_pattern(std::span<std::uint8_t>(buf.data(), n), kSeed, off);
+      if (::pwrite(f.fd(), buf.data(), n, static_cast<off_t>(off)) != static_cast<ssize_t>(n))
+        throw RuntimeError("short write to " + path_ + ": " + std::strerror(errno));
+    }
+    ::fsync(f.fd());
+  }
+
+  void read_chunk(std::size_t i, std::uint8_t* dst) {
+    const int fd = direct_ ? direct_->fd() : buffered_->fd();
+    const std::size_t len = chunk_len(i);
+    std::size_t got = 0;
+    while (got < len) {
+      const ssize_t r =
+          ::pread(fd, dst + got, len - got, static_cast<off_t>(i * case_.chunk_bytes + got));
+      if (r <= 0) throw RuntimeError("read of " + path_ + " failed: " + std::strerror(errno));
+      got += static_cast<std::size_t>(r);
+    }
+  }
+
+  // One pass over the file; returns wall seconds.
+  double one_pass() {
+    if (!direct_) ::posix_fadvise(buffered_->fd(), 0, 0, POSIX_FADV_DONTNEED);
+    const std::size_t depth = pinned_.size();
+    std::mutex m;
+    std::condition_variable cv;
+    std::size_t filled = 0, enqueued = 0;
+    std::exception_ptr reader_error;
+    const double t0 = now_seconds();
+    std::thread reader([&] {
+      try {
+        GPUSIZER_CUDA_CALL(cudaSetDevice(facts_.index));
+        for (std::size_t i = 0; i < chunks_; ++i) {
+          const std::size_t slot = i % depth;
+          {
+            std::unique_lock lock(m);
+            cv.wait(lock, [&] { return i < depth || enqueued > i - depth; });
+          }
+          if (i >= depth) {  // the slot's previous copy must be done before overwriting it
+            GPUSIZER_CUDA_CALL(cudaEventSynchronize(done_[slot].get()));
+            float ms = 0;
+            GPUSIZER_CUDA_CALL(cudaEventElapsedTime(&ms, start_[slot].get(), done_[slot].get()));
+            copy_busy_ += static_cast<double>(ms) * 1e-3;
+          }
+          const double r0 = now_seconds();
+          read_chunk(i, pinned_[slot].as<std::uint8_t>());
+          read_busy_ += now_seconds() - r0;
+          std::lock_guard lock(m);
+          filled = i + 1;
+          cv.notify_all();
+        }
+      } catch (...) {
+        std::lock_guard lock(m);
+        reader_error = std::current_exception();
+        filled = chunks_;
+        cv.notify_all();
+      }
+    });
+    for (std::size_t i = 0; i < chunks_; ++i) {
+      {
+        std::unique_lock lock(m);
+        cv.wait(lock, [&] { return filled > i; });
+        if (reader_error) break;
+      }
+      const std::size_t slot = i % depth;
+      GPUSIZER_CUDA_CALL(cudaEventRecord(start_[slot].get(), stream_.get()));
+      GPUSIZER_CUDA_CALL(cudaMemcpyAsync(ring_.as<std::uint8_t>() + slot * case_.chunk_bytes,
+                                         pinned_[slot].get(), chunk_len(i), cudaMemcpyHostToDevice,
+                                         stream_.get()));
+      GPUSIZER_CUDA_CALL(cudaEventRecord(done_[slot].get(), stream_.get()));
+      std::lock_guard lock(m);
+      enqueued = i + 1;
+      cv.notify_all();
+    }
+    reader.join();
+    if (reader_error) std::rethrow_exception(reader_error);
+    GPUSIZER_CUDA_CALL(cudaStreamSynchronize(stream_.get()));
+    const double wall = now_seconds() - t0;
+    for (std::size_t i = chunks_ > depth ? chunks_ - depth : 0; i < chunks_; ++i) {
+      float ms = 0;
+      GPUSIZER_CUDA_CALL(
+          cudaEventElapsedTime(&ms, start_[i % depth].get(), done_[i % depth].get()));
+      copy_busy_ += static_cast<double>(ms) * 1e-3;
+    }
+    return wall;
+  }
+
+  DeviceFacts facts_;
+  IoCase case_;
+  std::size_t chunks_ = 0;
+  std::string path_, io_mode_;
+  std::unique_ptr<File> direct_, buffered_;
+  Stream stream_;
+  std::vector<PinnedBuffer> pinned_;
+  std::vector<Event> start_, done_;
+  DeviceBuffer ring_;
+  double storage_bps_ = 0, h2d_bps_ = 0, read_busy_ = 0, copy_busy_ = 0, last_wall_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_io_workload(const DeviceFacts& d, const IoCase& c) {
+  return std::make_unique<IoWorkload>(d, c);
+}
+
+}  // namespace gpusizer::kernels::cuda

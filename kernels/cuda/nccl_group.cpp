@@ -1,0 +1,312 @@
+// NCCL collectives over all GPUs of one process. Communicators hide behind CommunicatorSet so an
+// MPI launch (ncclCommInitRank, one rank per process) can implement the same interface; this file
+// implements the one-process set (ncclCommInitAll), created lazily on the first collective.
+// S, algbw and busbw follow nccl-tests (doc/PERFORMANCE.md). Inputs are small integers stored as
+// floats, so every sum is exact and verification counts wrong elements exactly.
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "host/numeric.hpp"
+#include "raii.hpp"
+#include "workloads.hpp"
+
+namespace gpusizer::kernels::cuda {
+
+void throw_nccl_error(int result, const char* expr, const char* file, int line) {
+  throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " + expr +
+                      " failed: " + ncclGetErrorString(static_cast<ncclResult_t>(result)),
+                  result);
+}
+
+namespace {
+
+class CommunicatorSet {
+ public:
+  virtual ~CommunicatorSet() = default;
+  virtual int ranks() const = 0;        // total ranks in the communicator
+  virtual int local_count() const = 0;  // ranks driven by this process
+  virtual int rank(int local) const = 0;
+  virtual int device(int local) const = 0;
+  virtual ncclComm_t comm(int local) const = 0;
+};
+
+class SingleProcessComms final : public CommunicatorSet {
+ public:
+  explicit SingleProcessComms(std::vector<int> devices)
+      : devices_(std::move(devices)), comms_(devices_.size()) {
+    GPUSIZER_NCCL_CALL(
+        ncclCommInitAll(comms_.data(), static_cast<int>(devices_.size()), devices_.data()));
+  }
+  ~SingleProcessComms() override {
+    for (auto c : comms_)
+      if (c) ncclCommDestroy(c);
+  }
+  SingleProcessComms(const SingleProcessComms&) = delete;
+  SingleProcessComms& operator=(const SingleProcessComms&) = delete;
+  int ranks() const override { return static_cast<int>(devices_.size()); }
+  int local_count() const override { return ranks(); }
+  int rank(int local) const override { return local; }
+  int device(int local) const override { return devices_[static_cast<std::size_t>(local)]; }
+  ncclComm_t comm(int local) const override { return comms_[static_cast<std::size_t>(local)]; }
+
+ private:
+  std::vector<int> devices_;
+  std::vector<ncclComm_t> comms_;
+};
+
+// Send value of element i on rank r: a small integer, so sums over ranks are exact in fp32.
+float send_value(int rank, std::size_t i) {
+  return static_cast<float>((rank * 131 + i * 7) % 1024 + 1);
+}
+
+class CollectiveWorkload final : public Workload {
+ public:
+  CollectiveWorkload(const CommunicatorSet& comms, const CollectiveCase& c)
+      : comms_(comms), case_(c) {
+    if (c.dtype != Dtype::f32) throw Unsupported("collectives are implemented for fp32 only");
+    const auto n = static_cast<std::size_t>(comms.ranks());
+    const std::size_t unit = 4 * n;
+    bytes_ = c.bytes / unit * unit;
+    if (bytes_ == 0) throw Unsupported("message smaller than 4 bytes x ranks");
+    const std::size_t elems = bytes_ / 4;
+    switch (c.op) {
+      case Collective::all_reduce:
+      case Collective::broadcast:
+        send_elems_ = recv_elems_ = elems;
+        break;
+      case Collective::all_gather:
+        send_elems_ = elems / n;
+        recv_elems_ = elems;
+        break;
+      case Collective::reduce_scatter:
+        send_elems_ = elems;
+        recv_elems_ = elems / n;
+        break;
+      case Collective::all_to_all:
+        send_elems_ = recv_elems_ = elems;
+        break;
+    }
+    for (int l = 0; l < comms.local_count(); ++l) {
+      DeviceScope s(comms.device(l));
+      Rank r;
+      r.stream = Stream::create();
+      r.start = Event::create();
+      r.end = Event::create();
+      r.send = DeviceBuffer(send_elems_ * 4);
+      r.recv = DeviceBuffer(recv_elems_ * 4);
+      std::vector<float> host(send_elems_);
+      for (std::size_t i = 0; i < send_elems_; ++i) host[i] = send_value(comms.rank(l), i);
+      GPUSIZER_CUDA_CALL(
+          cudaMemcpy(r.send.get(), host.data(), send_elems_ * 4, cudaMemcpyHostToDevice));
+      GPUSIZER_CUDA_CALL(cudaMemset(r.recv.get(), 0xff, recv_elems_ * 4));  // poison (NaN)
+      GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
+      ranks_.push_back(std::move(r));
+    }
+  }
+
+  double run(std::size_t repeats) override {
+    Rank& first = ranks_.front();
+    {
+      DeviceScope s(comms_.device(0));
+      GPUSIZER_CUDA_CALL(cudaEventRecord(first.start.get(), first.stream.get()));
+    }
+    for (std::size_t l = 1; l < ranks_.size(); ++l) {
+      DeviceScope s(comms_.device(static_cast<int>(l)));
+      GPUSIZER_CUDA_CALL(cudaStreamWaitEvent(ranks_[l].stream.get(), first.start.get(), 0));
+    }
+    for (std::size_t r = 0; r < repeats; ++r) {
+      GPUSIZER_NCCL_CALL(ncclGroupStart());
+      for (std::size_t l = 0; l < ranks_.size(); ++l) enqueue(static_cast<int>(l));
+      GPUSIZER_NCCL_CALL(ncclGroupEnd());
+    }
+    for (std::size_t l = 1; l < ranks_.size(); ++l) {
+      DeviceScope s(comms_.device(static_cast<int>(l)));
+      GPUSIZER_CUDA_CALL(cudaEventRecord(ranks_[l].end.get(), ranks_[l].stream.get()));
+    }
+    DeviceScope s(comms_.device(0));
+    for (std::size_t l = 1; l < ranks_.size(); ++l)
+      GPUSIZER_CUDA_CALL(cudaStreamWaitEvent(first.stream.get(), ranks_[l].end.get(), 0));
+    GPUSIZER_CUDA_CALL(cudaEventRecord(first.end.get(), first.stream.get()));
+    GPUSIZER_CUDA_CALL(cudaEventSynchronize(first.end.get()));
+    float ms = 0;
+    GPUSIZER_CUDA_CALL(cudaEventElapsedTime(&ms, first.start.get(), first.end.get()));
+    return static_cast<double>(ms) * 1e-3;
+  }
+
+  VerificationResult verify() override {
+    const auto n = static_cast<std::size_t>(comms_.ranks());
+    std::size_t wrong = 0;
+    std::vector<float> got(recv_elems_), want(recv_elems_);
+    for (std::size_t l = 0; l < ranks_.size(); ++l) {
+      DeviceScope s(comms_.device(static_cast<int>(l)));
+      GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
+      GPUSIZER_CUDA_CALL(
+          cudaMemcpy(got.data(), ranks_[l].recv.get(), recv_elems_ * 4, cudaMemcpyDeviceToHost));
+      const int me = comms_.rank(static_cast<int>(l));
+      for (std::size_t i = 0; i < recv_elems_; ++i) want[i] = expected(me, i, n);
+      wrong += count_mismatches(got, want);
+    }
+    VerificationResult v;
+    v.method = "every received element vs its exact value (integer-valued fp32 inputs)";
+    v.status = wrong == 0 ? "passed" : "failed";
+    v.detail = std::to_string(wrong) + " wrong elements";
+    return v;
+  }
+
+  WorkAmount work_per_op() const override {
+    return {static_cast<double>(bytes_), 0,
+            "bytes = S as nccl-tests defines it for " + to_string(case_.op) + "; algbw = S/t",
+            "bandwidth"};
+  }
+  std::string timer() const override { return "cuda_events"; }
+  std::map<std::string, std::string> details() const override {
+    int version = 0;
+    ncclGetVersion(&version);
+    return {{"library", "NCCL " + std::to_string(version)},
+            {"ranks", std::to_string(comms_.ranks())},
+            {"busbw_factor", std::to_string(busbw_factor(case_.op, comms_.ranks()))}};
+  }
+  std::map<std::string, double> extra_metrics() const override { return {}; }
+
+ private:
+  struct Rank {
+    Stream stream;
+    Event start, end;
+    DeviceBuffer send, recv;
+  };
+
+  float expected(int me, std::size_t i, std::size_t n) const {
+    const auto ranks = static_cast<int>(n);
+    switch (case_.op) {
+      case Collective::all_reduce: {
+        float sum = 0;
+        for (int r = 0; r < ranks; ++r) sum += send_value(r, i);
+        return sum;
+      }
+      case Collective::broadcast:
+        return send_value(0, i);
+      case Collective::all_gather:
+        return send_value(static_cast<int>(i / send_elems_), i % send_elems_);
+      case Collective::reduce_scatter: {
+        float sum = 0;
+        for (int r = 0; r < ranks; ++r)
+          sum += send_value(r, static_cast<std::size_t>(me) * recv_elems_ + i);
+        return sum;
+      }
+      case Collective::all_to_all: {
+        const std::size_t per_peer = send_elems_ / n;
+        const auto from = static_cast<int>(i / per_peer);
+        return send_value(from, static_cast<std::size_t>(me) * per_peer + i % per_peer);
+      }
+    }
+    return 0;
+  }
+
+  void enqueue(int l) {
+    const Rank& r = ranks_[static_cast<std::size_t>(l)];
+    const ncclComm_t comm = comms_.comm(l);
+    cudaStream_t st = r.stream.get();
+    const auto n = static_cast<std::size_t>(comms_.ranks());
+    switch (case_.op) {
+      case Collective::all_reduce:
+        GPUSIZER_NCCL_CALL(
+            ncclAllReduce(r.send.get(), r.recv.get(), send_elems_, ncclFloat, ncclSum, comm, st));
+        break;
+      case Collective::broadcast:
+        GPUSIZER_NCCL_CALL(
+            ncclBroadcast(r.send.get(), r.recv.get(), send_elems_, ncclFloat, 0, comm, st));
+        break;
+      case Collective::all_gather:
+        GPUSIZER_NCCL_CALL(
+            ncclAllGather(r.send.get(), r.recv.get(), send_elems_, ncclFloat, comm, st));
+        break;
+      case Collective::reduce_scatter:
+        GPUSIZER_NCCL_CALL(ncclReduceScatter(r.send.get(), r.recv.get(), recv_elems_, ncclFloat,
+                                             ncclSum, comm, st));
+        break;
+      case Collective::all_to_all: {
+        const std::size_t per_peer = send_elems_ / n;
+        for (std::size_t peer = 0; peer < n; ++peer) {
+          GPUSIZER_NCCL_CALL(ncclSend(r.send.as<float>() + peer * per_peer, per_peer, ncclFloat,
+                                      static_cast<int>(peer), comm, st));
+          GPUSIZER_NCCL_CALL(ncclRecv(r.recv.as<float>() + peer * per_peer, per_peer, ncclFloat,
+                                      static_cast<int>(peer), comm, st));
+        }
+        break;
+      }
+    }
+  }
+
+  const CommunicatorSet& comms_;
+  CollectiveCase case_;
+  std::size_t bytes_ = 0, send_elems_ = 0, recv_elems_ = 0;
+  std::vector<Rank> ranks_;
+};
+
+// Wraps the collective workload so extra_metrics carries busbw from the last run's time.
+class BusBandwidth final : public Workload {
+ public:
+  BusBandwidth(std::unique_ptr<CollectiveWorkload> inner, double factor)
+      : inner_(std::move(inner)), factor_(factor) {}
+  double run(std::size_t repeats) override {
+    const double t = inner_->run(repeats);
+    if (t > 0 && repeats > 0)
+      algbw_ = inner_->work_per_op().bytes * static_cast<double>(repeats) / t;
+    return t;
+  }
+  void warm_up() override { inner_->run(1); }
+  VerificationResult verify() override { return inner_->verify(); }
+  WorkAmount work_per_op() const override { return inner_->work_per_op(); }
+  std::string timer() const override { return inner_->timer(); }
+  std::string mode() const override { return inner_->mode(); }
+  std::map<std::string, std::string> details() const override { return inner_->details(); }
+  std::map<std::string, double> extra_metrics() const override {
+    if (algbw_ <= 0) return {};
+    return {{"algbw_bytes_per_second", algbw_}, {"busbw_bytes_per_second", algbw_ * factor_}};
+  }
+
+ private:
+  std::unique_ptr<CollectiveWorkload> inner_;
+  double factor_;
+  double algbw_ = 0;
+};
+
+class NcclGroup final : public CollectiveGroup {
+ public:
+  explicit NcclGroup(std::vector<DeviceFacts> devices) : devices_(std::move(devices)) {}
+  int ranks() const override { return static_cast<int>(devices_.size()); }
+  std::vector<std::string> target_ids() const override {
+    std::vector<std::string> ids;
+    for (const auto& d : devices_) ids.push_back("gpu" + std::to_string(d.index));
+    return ids;
+  }
+  std::unique_ptr<Workload> collective(const CollectiveCase& c) override {
+    if (!comms_) {
+      std::vector<int> idx;
+      for (const auto& d : devices_) idx.push_back(d.index);
+      comms_ = std::make_unique<SingleProcessComms>(idx);
+    }
+    return std::make_unique<BusBandwidth>(std::make_unique<CollectiveWorkload>(*comms_, c),
+                                          busbw_factor(c.op, ranks()));
+  }
+
+ private:
+  std::vector<DeviceFacts> devices_;
+  std::unique_ptr<CommunicatorSet> comms_;  // created on first use (ncclCommInitAll is slow)
+};
+
+}  // namespace
+
+std::unique_ptr<CollectiveGroup> make_nccl_group(const std::vector<DeviceFacts>& devices,
+                                                 std::string& reason) {
+  if (devices.size() < 2) {
+    reason = "collectives need at least 2 GPUs; " + std::to_string(devices.size()) + " visible";
+    return nullptr;
+  }
+  return std::make_unique<NcclGroup>(devices);
+}
+
+}  // namespace gpusizer::kernels::cuda

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# One command for a freshly started GPU machine (CUDA toolkit, CMake, ninja; no internet, no
+# Debian packages): unpacks the .deb files that scripts/pack-gpu-deps.sh fetched into .gpu-deps/
+# into a local prefix, builds gpusizer for the local GPU's architecture, runs the `gpu` tests and
+# the quick suite, and writes the log and the report under $OUT (or the folder given as $1).
+# Budget: ends within 8 minutes on one H200 (each step has its own timeout).
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-${OUT:-$root/out/gpu-check}}"
+mkdir -p "$out"
+log="$out/gpu-check.log"
+exec > >(tee -a "$log") 2>&1
+start=$(date +%s)
+step() { echo "== [$(( $(date +%s) - start ))s] $*"; }
+
+step "machine"
+nvidia-smi --query-gpu=name,uuid,driver_version,memory.total,clocks.sm,clocks.mem,pcie.link.gen.current,pcie.link.width.current --format=csv || true
+nvcc --version | tail -2 || true
+cmake --version | head -1 || true
+
+# 1. Dependencies: prefer what the machine has; else the carried .deb files, extracted.
+prefix="$root/.gpu-deps/prefix"
+if [ -d "$root/.gpu-deps" ] && ls "$root"/.gpu-deps/*.deb > /dev/null 2>&1; then
+  step "extracting $(ls "$root"/.gpu-deps/*.deb | wc -l) .deb files into $prefix"
+  "$root/scripts/extract-debs.sh" "$root/.gpu-deps" "$prefix"
+fi
+cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSIZER_BUILD_TESTS=ON)
+arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d '.')
+cmake_args+=("-DCMAKE_CUDA_ARCHITECTURES=${arch:-90}")
+if [ -d "$prefix/usr" ]; then
+  multiarch="$prefix/usr/lib/x86_64-linux-gnu"
+  cmake_args+=("-DCMAKE_PREFIX_PATH=$prefix/usr;$multiarch/cmake;$prefix/usr/share/cmake"
+               "-DOpenBLAS_DIR=$multiarch/openblas-pthread/cmake/openblas")
+  if ! command -v pkg-config > /dev/null; then
+    cmake_args+=("-DPKG_CONFIG_EXECUTABLE=$prefix/usr/bin/pkgconf")
+  fi
+  export PKG_CONFIG_LIBDIR="$multiarch/pkgconfig:$prefix/usr/share/pkgconfig"
+  export LD_LIBRARY_PATH="$multiarch:$multiarch/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+[ -d "$root/.deps/nvml/include" ] && cmake_args+=("-DGPUSIZER_NVML_INCLUDE_DIR=$root/.deps/nvml/include")
+
+# 2. Build (all cores of the GPU machine).
+build="$root/build-gpu"
+step "configure"
+timeout 120 cmake -S "$root" -B "$build" "${cmake_args[@]}" > "$out/configure.log" 2>&1 \
+  || { tail -30 "$out/configure.log"; echo "gpu-check: configure failed"; exit 1; }
+step "build"
+timeout 240 cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 \
+  || { grep -E "error|Error" "$out/build.log" | head -30; echo "gpu-check: build failed (log: build.log)"; }
+
+# 3. GPU tests (a skipped test is reported as skipped, never as passed).
+step "gpu tests"
+timeout 150 ctest --test-dir "$build" -L gpu --output-on-failure --output-junit "$out/gpu-tests.xml" \
+  > "$out/gpu-tests.log" 2>&1
+gpu_rc=$?
+tail -25 "$out/gpu-tests.log"
+
+# 4. Quick suite.
+step "quick suite"
+if [ -x "$build/gpusizer" ]; then
+  timeout 210 "$build/gpusizer" run --suite quick --time-budget 3m --io-dir "$out" --progress \
+    --out "$out/report.json" > "$out/quick.log" 2>&1
+  quick_rc=$?
+  tail -40 "$out/quick.log"
+else
+  echo "gpu-check: $build/gpusizer was not built"; quick_rc=1
+fi
+step "done: gpu tests rc=$gpu_rc, quick suite rc=$quick_rc; outputs in $out"
+[ "$gpu_rc" -eq 0 ] && [ "$quick_rc" -eq 0 ]
