@@ -183,6 +183,9 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
   if (options.gpus && !discovery.collectives) {
     add_warning(report, "collectives not run: " + discovery.collectives_unavailable_reason);
   }
+  if (options.gpus && !discovery.multi_gpu && !discovery.multi_gpu_unavailable_reason.empty()) {
+    add_warning(report, "P2P / all-to-host not run: " + discovery.multi_gpu_unavailable_reason);
+  }
   for (const auto& w : discovery.warnings) add_warning(report, w);
 
   SuiteContext ctx{options.suite, &discovery, options.io_directory, options.tiny};

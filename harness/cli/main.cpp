@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   cli::register_show(app, action);
   cli::register_compare(app, action);
   cli::register_monitor(app, action);
+  cli::register_recommend(app, action);
+  cli::register_catalog(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,97 @@
+// MIG orchestration exercised with the CPU backend: children that succeed, crash and hang.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "gpusizer/bench/child_runs.hpp"
+
+namespace gpusizer::bench {
+namespace {
+
+Target slice(const std::string& profile, int gi) {
+  Target t;
+  t.id = "gpu0/mig-" + profile + "-gi" + std::to_string(gi) + "-ci0";
+  t.kind = "mig";
+  t.name = "NVIDIA H200 MIG " + profile;
+  t.parent = "gpu0";
+  t.mig_profile = profile;
+  t.uuid = "MIG-fake-" + std::to_string(gi);
+  return t;
+}
+
+class ChildRuns : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("gpusizer-children-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // A real gpusizer child on the CPU backend; the "slice" is seen as target "cpu" there.
+  ChildSpec good(const std::string& profile, int gi) {
+    ChildSpec s;
+    s.target = slice(profile, gi);
+    s.report = dir_ / (profile + std::to_string(gi) + ".json");
+    s.argv = {GPUSIZER_BINARY, "run", "--tiny", "--no-gpu", "--no-progress", "--no-telemetry",
+              "--filter", "stream_triad", "--mig-mode", "off", "--out", s.report.string()};
+    s.child_target_id = "cpu";
+    return s;
+  }
+  ChildSpec shell(const std::string& profile, int gi, const std::string& script) {
+    ChildSpec s;
+    s.target = slice(profile, gi);
+    s.report = dir_ / (profile + std::to_string(gi) + ".json");
+    s.argv = {"/bin/sh", "-c", script};
+    return s;
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(ChildRuns, IsolatedChildrenSucceedCrashAndHangWithoutStoppingTheParent) {
+  std::vector<ChildSpec> specs{good("3g.71gb", 1), shell("2g.35gb", 2, "kill -SEGV $$"),
+                               shell("1g.18gb", 3, "exec sleep 30"), good("1g.18gb", 4)};
+  auto start = std::chrono::steady_clock::now();
+  auto results = run_children(specs, /*concurrent=*/false, /*timeout_seconds=*/1.0);
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_EQ(results[0].failure, "");
+  EXPECT_EQ(results[0].records.size(), 1u);
+  EXPECT_EQ(results[1].exit_code, 128 + 11);
+  EXPECT_NE(results[1].failure.find("killed by signal 11"), std::string::npos);
+  EXPECT_NE(results[2].failure.find("timed out"), std::string::npos) << results[2].failure;
+  EXPECT_EQ(results[3].failure, "");
+  EXPECT_LT(took, 20.0);  // the hang was stopped, not waited for
+
+  Report parent;
+  for (const auto& r : results) merge_child_result(parent, r, "isolated");
+  // Two good children, one record each, renamed to their slice, carrying the mode.
+  ASSERT_EQ(parent.records.size(), 2u);
+  EXPECT_EQ(parent.records[0].target, "gpu0/mig-3g.71gb-gi1-ci0");
+  EXPECT_EQ(parent.records[0].id,
+            "memory/stream_triad/gpu0/mig-3g.71gb-gi1-ci0/bytes=1048576/mode=isolated");
+  EXPECT_EQ(parent.records[0].mode, "isolated");
+  EXPECT_EQ(parent.targets.size(), 4u);
+  ASSERT_EQ(parent.warnings.size(), 2u);
+  EXPECT_NE(parent.warnings[0].find("gpu0/mig-2g.35gb-gi2-ci0 (isolated)"), std::string::npos);
+}
+
+TEST_F(ChildRuns, ConcurrentChildrenRunTogether) {
+  std::vector<ChildSpec> specs{shell("1g.18gb", 1, "sleep 1"), shell("1g.18gb", 2, "sleep 1"),
+                               shell("1g.18gb", 3, "sleep 1")};
+  auto start = std::chrono::steady_clock::now();
+  auto results = run_children(specs, /*concurrent=*/true, 10.0);
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(took, 2.5);  // three 1 s children at once, not 3 s one after another
+  for (const auto& r : results) EXPECT_EQ(r.failure, "child wrote no report");
+}
+
+TEST_F(ChildRuns, MissingProgramIsAFailureNotACrash) {
+  ChildSpec s = shell("1g.18gb", 1, "");
+  s.argv = {"/nonexistent/gpusizer"};
+  auto results = run_children({s}, false, 1.0);
+  EXPECT_NE(results[0].failure.find("cannot start /nonexistent/gpusizer"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpusizer::bench
