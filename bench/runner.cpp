@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <ostream>
@@ -15,37 +14,12 @@
 #include "gpusizer/error.hpp"
 #include "gpusizer/host_info.hpp"
 #include "gpusizer/report_io.hpp"
+#include "gpusizer/stop_signals.hpp"
 
 namespace gpusizer::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Set by SIGINT/SIGTERM (a spot interruption notice ends in SIGTERM): the runner finishes the
-// case in flight, records the rest as not run, writes the report and exits.
-std::atomic<int> g_stop_signal{0};
-extern "C" void gpusizer_runner_on_stop_signal(int sig) { g_stop_signal.store(sig); }
-
-class SignalGuard {
- public:
-  SignalGuard() {
-    struct sigaction sa {};
-    sa.sa_handler = gpusizer_runner_on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGINT, &sa, &old_int_);
-    ::sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~SignalGuard() {
-    ::sigaction(SIGINT, &old_int_, nullptr);
-    ::sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  SignalGuard(const SignalGuard&) = delete;
-  SignalGuard& operator=(const SignalGuard&) = delete;
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
 
 // Google Benchmark's filter semantics: a regex searched in the name; a leading '-' negates.
 class CaseFilter {
@@ -226,8 +200,7 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
 
   initialize_google_benchmark(gb.passthrough);
   GbenchCollector collector;
-  SignalGuard signals;
-  g_stop_signal.store(0);
+  StopSignals signals;  // SIGINT/SIGTERM: finish the case in flight, record the rest, write
 
   std::map<std::string, std::unique_ptr<TelemetryProbe>> probes;
   auto probe_for = [&](const std::string& target_id) -> TelemetryProbe& {
@@ -254,7 +227,7 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
 
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const BenchCase& c = cases[i];
-    if (int sig = g_stop_signal.load(); sig != 0 && stop_cause.empty()) {
+    if (int sig = StopSignals::signal_number(); sig != 0 && stop_cause.empty()) {
       stop_cause = std::string("interrupted by signal ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT");
     }
     SamplingPolicy policy = base_policy;

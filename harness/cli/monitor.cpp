@@ -1,44 +1,15 @@
 // `gpusizer monitor`: continuous NVML sampling as CloudWatch EMF lines or Prometheus text.
-#include <csignal>
 #include <iostream>
 #include <memory>
 
 #include "commands.hpp"
 #include "gpusizer/clock.hpp"
 #include "gpusizer/error.hpp"
+#include "gpusizer/stop_signals.hpp"
 #include "gpusizer/telemetry/monitor.hpp"
 
 namespace gpusizer::cli {
 namespace {
-
-// Set by SIGINT/SIGTERM while a monitor without --duration runs (lock-free: signal-safe).
-std::atomic<bool> g_stop{false};
-
-extern "C" void on_stop_signal(int) {
-  g_stop.store(true);
-}
-
-// Installs the stop handlers for the lifetime of the object, then restores the old ones.
-class StopSignals {
- public:
-  StopSignals() {
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGINT, &sa, &old_int_);
-    ::sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~StopSignals() {
-    ::sigaction(SIGINT, &old_int_, nullptr);
-    ::sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
 
 struct MonitorFlags {
   std::string format = "emf";
@@ -90,9 +61,8 @@ void register_monitor(CLI::App& app, std::function<int()>& action) {
   sub->callback([flags, &action] {
     action = [flags] {
       telemetry::MonitorOptions options = to_options(*flags);
-      g_stop.store(false);
-      StopSignals signals;
-      options.stop_requested = &g_stop;
+      StopSignals signals;  // until SIGINT/SIGTERM when --duration is 0
+      options.stop_requested = &StopSignals::requested();
       return telemetry::run_monitor(options, std::cout);
     };
   });
