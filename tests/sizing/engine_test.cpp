@@ -225,3 +225,30 @@ TEST(SizingEngine, CpuOptionScalesPerVcpuAndIsNamedWhenCheapest) {
         plain || s.find("general-purpose instance serves the load for less") != std::string::npos;
   EXPECT_TRUE(plain);
 }
+
+TEST(SizingEngine, CpuSizesReducedPrecisionWorkWithItsFp32Rate) {
+  auto c = catalog();
+  gpusizer::Target cpu;
+  cpu.id = "cpu";
+  cpu.kind = "cpu";
+  cpu.name = "test cpu";
+  // What a real CPU report holds: fp32 (and fp64) GEMM only.
+  auto fp32 = record("gemm/fp32/cpu", "gemm", "fp32", "cpu", "throughput", 4e11, "FLOP/s");
+  auto fp64 = record("gemm/fp64/cpu", "gemm", "fp64", "cpu", "throughput", 2e11, "FLOP/s");
+  auto path = save("cpu-fp32-report.json", report_with({cpu}, {fp32, fp64}));  // 8 logical CPUs
+  auto table = build_capabilities({load_report_file(path)}, c);
+  auto w = base_workload();
+  w["target_rate"]["value"] = 1;
+  w["work_per_unit"] = {{"flops", 1e10}, {"dtype", "bf16"}};
+  w["allowed"] = {"cpu"};
+  auto plan = make_plan(workload(w), table, c, {});
+  // c1.large: 4 vCPU / 8 logical CPUs x 4e11 (fp32, not fp64) = 2e11 FLOP/s -> 20 req/s.
+  const PlanRow* r = row(plan, "c1.large", "on_demand");
+  ASSERT_NE(r, nullptr);
+  EXPECT_NEAR(r->units_per_second_per_replica, 20.0, 1e-9);
+  bool said = false;
+  for (const auto& reason : r->reasons) {
+    said = said || reason.find("sized running the work in fp32") != std::string::npos;
+  }
+  EXPECT_TRUE(said);
+}

@@ -152,8 +152,21 @@ TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Workload& w,
       return tc;
     }
     const double scale = static_cast<double>(type.vcpu) / cpu->logical_cpus;
+    // A CPU runs reduced-precision float work (bf16, fp16, tf32, fp8) in fp32 unless measured
+    // otherwise: size it with the measured fp32 GEMM rate and say so.
+    WorkPerUnit work = *w.work;
+    const bool reduced = work.dtype == "bf16" || work.dtype == "fp16" || work.dtype == "tf32" ||
+                         work.dtype == "fp8_e4m3";
+    if (work.flops > 0 && reduced && cpu->flops.count(work.dtype) == 0 &&
+        cpu->flops.count("fp32") != 0) {
+      row.reasons.push_back("the CPU report has no " + work.dtype +
+                            " GEMM: the CPU is sized running the work in fp32, at its measured "
+                            "fp32 GEMM rate (a CPU with native " + work.dtype +
+                            " units may do better; measure it)");
+      work.dtype = "fp32";
+    }
     auto rl =
-        detail::roofline(*w.work, cpu, nullptr, scale, table, catalog, options.default_efficiency);
+        detail::roofline(work, cpu, nullptr, scale, table, catalog, options.default_efficiency);
     if (!rl.ok) {
       tc.why = "CPU report: " + rl.why;
       return tc;
