@@ -10,6 +10,7 @@
 #include "gpusizer/bench/runner.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/host_info.hpp"
+#include "gpusizer/imds.hpp"
 #include "gpusizer/printers.hpp"
 #include "gpusizer/report_io.hpp"
 #include "gpusizer/telemetry/nvml_inventory.hpp"
@@ -37,6 +38,7 @@ struct RunArgs {
   bool no_telemetry = false;
   bool progress = false;
   bool no_progress = false;
+  bool imds = false;                  // opt-in: ask the EC2 metadata service for the type
   bool child = false;                 // set on MIG children: no recursion
   std::string mig_mode = "both";      // isolated | concurrent | both | off
   std::string telemetry_period = "25ms";
@@ -114,6 +116,13 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   if (!a.gpus.empty()) o.gpu_indices = parse_gpu_list(a.gpus);
   if (!a.instance_type.empty()) {
     o.instance_type = InstanceType{a.instance_type, "--instance-type"};
+  } else if (a.imds) {
+    ImdsResult imds = query_imds_instance_type();
+    o.instance_type = imds.instance_type;
+    if (!imds.instance_type) {
+      std::cerr << "gpusizer: --imds: instance type not recorded (" << imds.error << ")\n";
+      o.instance_type = detect_instance_type_dmi();
+    }
   } else {
     o.instance_type = detect_instance_type_dmi();
   }
@@ -180,6 +189,8 @@ void register_run(CLI::App& app, Action& action) {
   cmd->add_option("--filter", a->filter, "Regex on benchmark ids; a leading '-' excludes");
   cmd->add_option("--io-dir", a->io_dir, "Folder for I/O benchmark files (default: the report's folder)");
   cmd->add_option("--instance-type", a->instance_type, "Instance type to record, e.g. p5.48xlarge");
+  cmd->add_flag("--imds", a->imds,
+                "Ask the EC2 instance metadata service (IMDSv2, link-local) for the instance type");
   cmd->add_option("--gpus", a->gpus, "Only these GPU indices, e.g. 0,1");
   cmd->add_option("--format", a->format, "Summary printed at the end: table | md | csv | json");
   cmd->add_flag("--no-gpu", a->no_gpu, "Skip GPUs");

@@ -1,0 +1,21 @@
+// EC2 instance metadata (IMDSv2), opt-in only (`gpusizer run --imds`): the one network request
+// gpusizer can make, to the link-local metadata service, never anywhere else. The endpoint is
+// 169.254.169.254:80 unless GPUSIZER_IMDS_ENDPOINT=host:port says otherwise (tests use loopback).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "gpusizer/report.hpp"
+
+namespace gpusizer {
+
+struct ImdsResult {
+  std::optional<InstanceType> instance_type;
+  std::string error;  // why it could not be read ("" on success)
+};
+
+// Never throws; times out after `timeout_seconds` per request.
+ImdsResult query_imds_instance_type(double timeout_seconds = 1.0);
+
+}  // namespace gpusizer

@@ -1,0 +1,171 @@
+#include "gpusizer/imds.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace gpusizer {
+namespace {
+
+struct Endpoint {
+  std::string host = "169.254.169.254";
+  int port = 80;
+};
+
+Endpoint endpoint() {
+  Endpoint e;
+  if (const char* env = std::getenv("GPUSIZER_IMDS_ENDPOINT")) {
+    std::string s = env;
+    auto colon = s.rfind(':');
+    if (colon != std::string::npos) {
+      e.host = s.substr(0, colon);
+      e.port = std::atoi(s.c_str() + colon + 1);
+    } else {
+      e.host = s;
+    }
+  }
+  return e;
+}
+
+class Socket {
+ public:
+  explicit Socket(int fd) : fd_(fd) {}
+  ~Socket() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Socket(const Socket&) = delete;
+  Socket& operator=(const Socket&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// One HTTP/1.1 request with Connection: close; returns the status code and body, or an error.
+struct HttpResult {
+  int status = 0;
+  std::string body;
+  std::string error;
+};
+
+HttpResult http(const Endpoint& ep, const std::string& request, double timeout_seconds) {
+  HttpResult out;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(ep.port));
+  if (::inet_pton(AF_INET, ep.host.c_str(), &addr.sin_addr) != 1) {
+    out.error = "bad metadata endpoint address " + ep.host;
+    return out;
+  }
+  Socket sock(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+  if (sock.fd() < 0) {
+    out.error = std::string("socket: ") + std::strerror(errno);
+    return out;
+  }
+  const int timeout_ms = static_cast<int>(timeout_seconds * 1000);
+  if (::connect(sock.fd(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 &&
+      errno != EINPROGRESS) {
+    out.error = std::string("connect: ") + std::strerror(errno);
+    return out;
+  }
+  pollfd pfd{sock.fd(), POLLOUT, 0};
+  if (::poll(&pfd, 1, timeout_ms) != 1) {
+    out.error = "connect timed out";
+    return out;
+  }
+  int so_error = 0;
+  socklen_t len = sizeof so_error;
+  ::getsockopt(sock.fd(), SOL_SOCKET, SO_ERROR, &so_error, &len);
+  if (so_error != 0) {
+    out.error = std::string("connect: ") + std::strerror(so_error);
+    return out;
+  }
+  std::size_t sent = 0;
+  while (sent < request.size()) {
+    pfd = {sock.fd(), POLLOUT, 0};
+    if (::poll(&pfd, 1, timeout_ms) != 1) {
+      out.error = "send timed out";
+      return out;
+    }
+    ssize_t n = ::send(sock.fd(), request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno != EAGAIN && errno != EINTR) {
+      out.error = std::string("send: ") + std::strerror(errno);
+      return out;
+    }
+    if (n > 0) sent += static_cast<std::size_t>(n);
+  }
+  std::string response;
+  char buf[4096];
+  while (response.size() < 65536) {
+    pfd = {sock.fd(), POLLIN, 0};
+    if (::poll(&pfd, 1, timeout_ms) != 1) {
+      out.error = "no answer in time";
+      return out;
+    }
+    ssize_t n = ::recv(sock.fd(), buf, sizeof buf, 0);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EINTR) continue;
+      out.error = std::string("recv: ") + std::strerror(errno);
+      return out;
+    }
+    response.append(buf, static_cast<std::size_t>(n));
+  }
+  // "HTTP/1.1 200 OK\r\n...\r\n\r\nbody"
+  auto sp = response.find(' ');
+  auto head_end = response.find("\r\n\r\n");
+  if (response.rfind("HTTP/", 0) != 0 || sp == std::string::npos || head_end == std::string::npos) {
+    out.error = "not an HTTP answer";
+    return out;
+  }
+  out.status = std::atoi(response.c_str() + sp + 1);
+  out.body = response.substr(head_end + 4);
+  return out;
+}
+
+}  // namespace
+
+ImdsResult query_imds_instance_type(double timeout_seconds) {
+  ImdsResult result;
+  const Endpoint ep = endpoint();
+  const std::string host = "Host: " + ep.host + "\r\n";
+  HttpResult token = http(ep,
+                          "PUT /latest/api/token HTTP/1.1\r\n" + host +
+                              "X-aws-ec2-metadata-token-ttl-seconds: 60\r\nContent-Length: 0\r\n"
+                              "Connection: close\r\n\r\n",
+                          timeout_seconds);
+  if (!token.error.empty() || token.status != 200 || token.body.empty()) {
+    result.error = "IMDSv2 token: " + (token.error.empty() ? "HTTP " + std::to_string(token.status)
+                                                           : token.error);
+    return result;
+  }
+  HttpResult type = http(ep,
+                         "GET /latest/meta-data/instance-type HTTP/1.1\r\n" + host +
+                             "X-aws-ec2-metadata-token: " + token.body +
+                             "\r\nConnection: close\r\n\r\n",
+                         timeout_seconds);
+  if (!type.error.empty() || type.status != 200) {
+    result.error = "IMDSv2 instance-type: " +
+                   (type.error.empty() ? "HTTP " + std::to_string(type.status) : type.error);
+    return result;
+  }
+  std::string value = type.body;
+  while (!value.empty() && (value.back() == '\n' || value.back() == '\r' || value.back() == ' ')) {
+    value.pop_back();
+  }
+  if (value.empty() || value.find_first_of(" \t\n/") != std::string::npos) {
+    result.error = "IMDSv2 instance-type: unexpected answer";
+    return result;
+  }
+  result.instance_type = InstanceType{value, "EC2 instance metadata (IMDSv2, --imds)"};
+  return result;
+}
+
+}  // namespace gpusizer
