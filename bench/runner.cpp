@@ -180,8 +180,9 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
   });
 
   if (options.list_only) {
-    for (const auto& c : cases) err << c.id << "\n";
-    return RunResult{std::move(report), 0};
+    RunResult listed{std::move(report), 0, {}};
+    for (const auto& c : cases) listed.planned_ids.push_back(c.id);
+    return listed;
   }
 
   const bool progress_on = options.progress == 1 || (options.progress < 0 && ::isatty(2));
@@ -331,7 +332,7 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
   if (!stop_cause.empty()) add_warning(report, "run stopped: " + stop_cause);
   checkpoint(&collector);
   (void)run_start;
-  return RunResult{std::move(report), exit_code};
+  return RunResult{std::move(report), exit_code, {}};
 }
 
 }  // namespace gpusizer::bench

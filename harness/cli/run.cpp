@@ -143,7 +143,10 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   std::unique_ptr<TelemetryProvider> telemetry = make_telemetry_provider(topt);
   if (a.child) o.mode = std::nullopt;
   bench::RunResult result = bench::run_suite(o, telemetry.get(), std::cerr);
-  if (o.list_only) return 0;
+  if (o.list_only) {
+    for (const auto& id : result.planned_ids) std::cout << id << "\n";
+    return 0;
+  }
 
   // MIG slices: one child process per slice (a CUDA process sees one MIG device only).
   if (!a.child && o.gpus && a.mig_mode != "off") {

@@ -2,7 +2,7 @@
 # nothing finished before the kill is lost.
 source "$(dirname "$0")/lib.sh"
 args=(run --suite quick --no-gpu --filter "memory/" --benchmark_min_time=0.02 -o r.json --no-progress)
-"$GPUSIZER" "${args[@]}" --list 2> planned.txt
+"$GPUSIZER" "${args[@]}" --list > planned.txt 2>/dev/null
 sort -o planned.txt planned.txt
 [ -s planned.txt ] || fail "nothing planned"
 "$GPUSIZER" "${args[@]}" > /dev/null 2>&1 &

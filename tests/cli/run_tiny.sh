@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 validate report.schema.json r.json || fail "report does not validate"
 grep -q "^cpu  *cpu" stdout.txt || fail "no device table on stdout"
 grep -q "memory/stream_triad" stdout.txt || fail "no results table on stdout"
-planned=$("$GPUSIZER" run --tiny --list -o list.json 2>&1 | sort)
+planned=$("$GPUSIZER" run --tiny --list -o list.json 2>/dev/null | sort)
 recorded=$(/usr/bin/python3 -c 'import json,sys; [print(r["id"]) for r in json.load(open("r.json"))["records"]]' | sort)
 [ "$planned" = "$recorded" ] || fail "planned and recorded ids differ"
 /usr/bin/python3 - <<'PY' || fail "report content"

@@ -28,7 +28,7 @@ struct RunOptions {
   bool gpus = true;
   std::vector<int> gpu_indices;
   std::optional<InstanceType> instance_type;
-  bool list_only = false;         // print the plan and exit
+  bool list_only = false;         // plan only: RunResult::planned_ids, nothing runs
   int progress = -1;              // -1 auto (stderr is a terminal), 0 off, 1 on
   std::vector<std::string> benchmark_args;  // --benchmark_* flags passed to Google Benchmark
   std::vector<std::string> command_line;
@@ -38,6 +38,7 @@ struct RunOptions {
 struct RunResult {
   Report report;
   int exit_code = 0;  // 0 ok, 1 a verification failed or a benchmark errored
+  std::vector<std::string> planned_ids;  // with list_only: what would run, in order
 };
 
 // Runs the suite. `telemetry` may be null (then every window says telemetry is unavailable).
