@@ -360,10 +360,20 @@ class GemmWorkload final : public Workload, public CorruptibleOutput {
     int found = 0;
     const cublasStatus_t st =
         cublasLtMatmulAlgoGetHeuristic(h, desc, la, lb, ld, ld, pref, 1, &heuristic_, &found);
-    if (st == CUBLAS_STATUS_NOT_SUPPORTED || (st == CUBLAS_STATUS_SUCCESS && found == 0))
-      throw Unsupported("cuBLASLt offers no algorithm for " + to_string(case_.dtype) + " " +
-                        std::to_string(case_.m) + "x" + std::to_string(case_.n) + "x" +
-                        std::to_string(case_.k) + " (TN) on this GPU");
+    // No algorithm is a fact about this GPU and shape (fp8 and int8 kernels want 16-byte-aligned
+    // leading dimensions: a decode GEMM with M = 1 has none), recorded as skipped with the reason.
+    if (st == CUBLAS_STATUS_NOT_SUPPORTED || st == CUBLAS_STATUS_INVALID_VALUE ||
+        (st == CUBLAS_STATUS_SUCCESS && (found == 0 || heuristic_.state != CUBLAS_STATUS_SUCCESS)))
+      throw Unsupported(
+          "cuBLASLt offers no algorithm for " + to_string(case_.dtype) + " " +
+          std::to_string(case_.m) + "x" + std::to_string(case_.n) + "x" + std::to_string(case_.k) +
+          " (TN) on this GPU (cublasLtMatmulAlgoGetHeuristic: " +
+          cublasLtGetStatusName(st == CUBLAS_STATUS_SUCCESS && found > 0 ? heuristic_.state : st) +
+          (st == CUBLAS_STATUS_SUCCESS && found == 0 ? ", 0 results" : "") +
+          (case_.dtype == Dtype::fp8_e4m3 || case_.dtype == Dtype::int8
+               ? "; fp8/int8 kernels need 16-byte-aligned leading dimensions, here K and M"
+               : "") +
+          ")");
     GPUSIZER_CUBLAS_CALL(st);
     details_["library"] = "cuBLASLt " + std::to_string(cublasLtGetVersion());
     details_["types"] = types_.description;
