@@ -12,6 +12,15 @@ log="$out/gpu-check.log"
 exec > >(tee -a "$log") 2>&1
 start=$(date +%s)
 step() { echo "== [$(( $(date +%s) - start ))s] $*"; }
+# The step timeouts below add up to more than 8 minutes; each is cut to what is left of a 470 s
+# total, so the script ends within 8 minutes whatever step runs long.
+budget=470
+cap() {  # cap SECONDS -> the smaller of SECONDS and the seconds left (at least 1)
+  local left=$(( budget - ($(date +%s) - start) ))
+  (( left < $1 )) && set -- "$left"
+  (( $1 < 1 )) && set -- 1
+  echo "$1"
+}
 
 step "machine"
 nvidia-smi --query-gpu=name,uuid,driver_version,memory.total,clocks.sm,clocks.mem,pcie.link.gen.current,pcie.link.width.current --format=csv || true
@@ -42,15 +51,15 @@ fi
 # 2. Build (all cores of the GPU machine).
 build="$root/build-gpu"
 step "configure"
-timeout 120 cmake -S "$root" -B "$build" "${cmake_args[@]}" > "$out/configure.log" 2>&1 \
+timeout "$(cap 120)" cmake -S "$root" -B "$build" "${cmake_args[@]}" > "$out/configure.log" 2>&1 \
   || { tail -30 "$out/configure.log"; echo "gpu-check: configure failed"; exit 1; }
 step "build"
-timeout 240 cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 \
+timeout "$(cap 240)" cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 \
   || { grep -E "error|Error" "$out/build.log" | head -30; echo "gpu-check: build failed (log: build.log)"; }
 
 # 3. GPU tests (a skipped test is reported as skipped, never as passed).
 step "gpu tests"
-timeout 150 ctest --test-dir "$build" -L gpu --output-on-failure --output-junit "$out/gpu-tests.xml" \
+timeout "$(cap 150)" ctest --test-dir "$build" -L gpu --output-on-failure --output-junit "$out/gpu-tests.xml" \
   > "$out/gpu-tests.log" 2>&1
 gpu_rc=$?
 tail -25 "$out/gpu-tests.log"
@@ -58,7 +67,12 @@ tail -25 "$out/gpu-tests.log"
 # 4. Quick suite.
 step "quick suite"
 if [ -x "$build/gpusizer" ]; then
-  timeout 210 "$build/gpusizer" run --suite quick --time-budget 3m --io-dir "$out" --progress \
+  suite_s=$(cap 210)
+  # The suite's own budget leaves it 20 s to write its report before the timeout.
+  suite_budget=$(( suite_s > 40 ? suite_s - 20 : 20 ))
+  (( suite_budget > 180 )) && suite_budget=180
+  timeout "$suite_s" "$build/gpusizer" run --suite quick --time-budget "${suite_budget}s" \
+    --io-dir "$out" --progress \
     --out "$out/report.json" > "$out/quick.log" 2>&1
   quick_rc=$?
   tail -40 "$out/quick.log"

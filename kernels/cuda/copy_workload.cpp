@@ -74,6 +74,9 @@ class CopyWorkload final : public Workload, public CorruptibleOutput {
       std::memcpy(host_src_->data(), pattern.data(), n);
       std::memcpy(host_dst_->data(), other.data(), n);
     }
+    // A cudaMemcpy from pageable memory may return before its DMA lands, and the timer's
+    // non-blocking stream does not wait on the legacy stream.
+    GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
   }
 
   double run(std::size_t repeats) override {

@@ -19,6 +19,12 @@ GpuTimer::GpuTimer(int device, std::size_t l2_flush_bytes)
   GPUSIZER_CUDA_CALL(cudaStreamSynchronize(stream()));
 }
 
+GpuTimer::~GpuTimer() {
+  if (flags_.get() == nullptr || !stream_) return;
+  release();
+  GPUSIZER_CUDA_CALL_NOTHROW(cudaStreamSynchronize(stream()));
+}
+
 void GpuTimer::arm(bool use_blocker) {
   auto* host = static_cast<volatile int*>(flags_.as<int>());
   host[0] = use_blocker ? 0 : 1;

@@ -5,6 +5,9 @@
 //   cold: before each operation the L2 is flushed (cudaMemsetAsync over an L2-sized buffer
 //         allocated once) and only the operation sits between its own event pair.
 // Nothing is allocated while timing: the events and buffers are created with the timer.
+// The first timed call of a timer never uses the spin kernel: with lazy module loading (the
+// default since CUDA 12.2), the first launch of a kernel (ours, cuBLASLt's, a memset's) may wait
+// for the device to drain, which would deadlock behind a held stream (nvbench #136, #240).
 #pragma once
 
 #include <atomic>
@@ -20,13 +23,20 @@ class GpuTimer {
  public:
   // The device must be current. l2_flush_bytes = 0 disables cold timing.
   GpuTimer(int device, std::size_t l2_flush_bytes);
+  // Releases a still-armed spin kernel and waits for the stream, so nothing the spin kernel reads
+  // is freed under it (after an exception while timing, say).
+  ~GpuTimer();
+  GpuTimer(const GpuTimer&) = delete;
+  GpuTimer& operator=(const GpuTimer&) = delete;
 
   cudaStream_t stream() const { return stream_.get(); }
   int device() const { return device_; }
 
   template <typename Op>
   double time_hot(std::size_t repeats, Op&& op, bool use_blocker = true) {
-    arm(use_blocker);
+    ReleaseOnExit guard(*this);
+    arm(use_blocker && warmed_);
+    warmed_ = true;
     GPUSIZER_CUDA_CALL(cudaEventRecord(hot_.start(), stream()));
     for (std::size_t i = 0; i < repeats; ++i) {
       op(stream());
@@ -43,10 +53,12 @@ class GpuTimer {
   double time_cold(std::size_t repeats, Op&& op) {
     if (l2_flush_.get() == nullptr)
       throw RuntimeError("GpuTimer: cold timing needs an L2 flush buffer");
+    ReleaseOnExit guard(*this);
     double total = 0;
     for (std::size_t done = 0; done < repeats;) {
       const std::size_t chunk = std::min(repeats - done, cold_events_.size());
-      arm(true);
+      arm(warmed_);
+      warmed_ = true;
       for (std::size_t j = 0; j < chunk; ++j) {
         GPUSIZER_CUDA_CALL(cudaMemsetAsync(l2_flush_.get(), static_cast<int>(j & 0xff),
                                            l2_flush_.bytes(), stream()));
@@ -66,6 +78,19 @@ class GpuTimer {
   static constexpr std::size_t kQueuedBeforeRelease = 32;
   static constexpr unsigned long long kSpinTimeoutNs = 10'000'000'000ULL;  // 10 s
 
+  // Lets the spin kernel go if a timed call leaves by an exception (else it holds the stream until
+  // its timeout).
+  class ReleaseOnExit {
+   public:
+    explicit ReleaseOnExit(GpuTimer& t) : t_(t) {}
+    ~ReleaseOnExit() { t_.release(); }
+    ReleaseOnExit(const ReleaseOnExit&) = delete;
+    ReleaseOnExit& operator=(const ReleaseOnExit&) = delete;
+
+   private:
+    GpuTimer& t_;
+  };
+
   void arm(bool use_blocker);
   void release();
   void check_blocker();
@@ -77,6 +102,7 @@ class GpuTimer {
   PinnedBuffer flags_;  // [0] release flag, [1] timed-out flag; host-mapped
   int* device_flags_ = nullptr;
   bool armed_ = false;
+  bool warmed_ = false;  // false until the first timed call (which runs without the spin kernel)
   DeviceBuffer l2_flush_;
 };
 

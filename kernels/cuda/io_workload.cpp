@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -75,6 +76,13 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
       done_.push_back(Event::create());
     }
     ring_ = DeviceBuffer(depth * c.chunk_bytes);
+    // O_DIRECT also needs aligned buffers; cudaHostAlloc does not promise 4 KiB alignment.
+    for (const auto& p : pinned_) {
+      if (direct_ && reinterpret_cast<std::uintptr_t>(p.get()) % kAlign != 0) {
+        direct_.reset();
+        io_mode_ = "buffered + fadvise(DONTNEED) (pinned buffers not 4 KiB-aligned for O_DIRECT)";
+      }
+    }
   }
 
   ~IoWorkload() override { ::unlink(path_.c_str()); }
@@ -185,7 +193,8 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
     while (got < len) {
       const ssize_t r =
           ::pread(fd, dst + got, len - got, static_cast<off_t>(i * case_.chunk_bytes + got));
-      if (r <= 0) throw RuntimeError("read of " + path_ + " failed: " + std::strerror(errno));
+      if (r < 0) throw RuntimeError("read of " + path_ + " failed: " + std::strerror(errno));
+      if (r == 0) throw RuntimeError("read of " + path_ + ": unexpected end of file");
       got += static_cast<std::size_t>(r);
     }
   }
@@ -197,6 +206,7 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
     std::mutex m;
     std::condition_variable cv;
     std::size_t filled = 0, enqueued = 0;
+    bool stop = false;  // set when this thread leaves early: the reader must not wait for it
     std::exception_ptr reader_error;
     const double t0 = now_seconds();
     std::thread reader([&] {
@@ -206,7 +216,8 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
           const std::size_t slot = i % depth;
           {
             std::unique_lock lock(m);
-            cv.wait(lock, [&] { return i < depth || enqueued > i - depth; });
+            cv.wait(lock, [&] { return stop || i < depth || enqueued > i - depth; });
+            if (stop) return;
           }
           if (i >= depth) {  // the slot's previous copy must be done before overwriting it
             GPUSIZER_CUDA_CALL(cudaEventSynchronize(done_[slot].get()));
@@ -228,25 +239,38 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
         cv.notify_all();
       }
     });
-    for (std::size_t i = 0; i < chunks_; ++i) {
-      {
-        std::unique_lock lock(m);
-        cv.wait(lock, [&] { return filled > i; });
-        if (reader_error) break;
+    try {
+      for (std::size_t i = 0; i < chunks_; ++i) {
+        {
+          std::unique_lock lock(m);
+          cv.wait(lock, [&] { return filled > i; });
+          if (reader_error) break;
+        }
+        const std::size_t slot = i % depth;
+        GPUSIZER_CUDA_CALL(cudaEventRecord(start_[slot].get(), stream_.get()));
+        GPUSIZER_CUDA_CALL(cudaMemcpyAsync(ring_.as<std::uint8_t>() + slot * case_.chunk_bytes,
+                                           pinned_[slot].get(), chunk_len(i),
+                                           cudaMemcpyHostToDevice, stream_.get()));
+        GPUSIZER_CUDA_CALL(cudaEventRecord(done_[slot].get(), stream_.get()));
+        std::lock_guard lock(m);
+        enqueued = i + 1;
+        cv.notify_all();
       }
-      const std::size_t slot = i % depth;
-      GPUSIZER_CUDA_CALL(cudaEventRecord(start_[slot].get(), stream_.get()));
-      GPUSIZER_CUDA_CALL(cudaMemcpyAsync(ring_.as<std::uint8_t>() + slot * case_.chunk_bytes,
-                                         pinned_[slot].get(), chunk_len(i), cudaMemcpyHostToDevice,
-                                         stream_.get()));
-      GPUSIZER_CUDA_CALL(cudaEventRecord(done_[slot].get(), stream_.get()));
-      std::lock_guard lock(m);
-      enqueued = i + 1;
-      cv.notify_all();
+    } catch (...) {
+      // A joinable std::thread destroyed by the unwinding would call std::terminate: stop the
+      // reader, join it, and let the copies queued so far finish before the buffers can go.
+      {
+        std::lock_guard lock(m);
+        stop = true;
+        cv.notify_all();
+      }
+      reader.join();
+      GPUSIZER_CUDA_CALL_NOTHROW(cudaStreamSynchronize(stream_.get()));
+      throw;
     }
     reader.join();
-    if (reader_error) std::rethrow_exception(reader_error);
     GPUSIZER_CUDA_CALL(cudaStreamSynchronize(stream_.get()));
+    if (reader_error) std::rethrow_exception(reader_error);
     const double wall = now_seconds() - t0;
     for (std::size_t i = chunks_ > depth ? chunks_ - depth : 0; i < chunks_; ++i) {
       float ms = 0;

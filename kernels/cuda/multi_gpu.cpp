@@ -4,6 +4,7 @@
 // other streams wait on it, and the first stream waits on every end before recording the stop.
 #include <cuda_runtime.h>
 
+#include <cstring>
 #include <vector>
 
 #include "gpu_timer.hpp"
@@ -46,6 +47,7 @@ class P2pWorkload final : public Workload, public CorruptibleOutput {
       DeviceScope s(src.index);
       src_buf_ = DeviceBuffer(bytes_);
       fill_device(src_buf_, kSeed);
+      GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());  // the pageable upload's DMA may still run
     }
     {
       DeviceScope s(dst.index);
@@ -112,9 +114,16 @@ class AllHostWorkload final : public Workload {
       side.end = Event::create();
       side.device = DeviceBuffer(c.bytes_per_gpu);
       side.host = NumaPinnedBuffer(c.bytes_per_gpu, d.numa_node);
+      // The source holds the pattern, the destination zeros: a copy that did not happen fails.
       auto* h = static_cast<std::uint8_t*>(side.host.get());
-      fill_pattern(std::span<std::uint8_t>(h, c.bytes_per_gpu), kSeed);
-      if (!c.to_device) fill_device(side.device, kSeed);
+      if (c.to_device) {
+        fill_pattern(std::span<std::uint8_t>(h, c.bytes_per_gpu), kSeed);
+        GPUSIZER_CUDA_CALL(cudaMemset(side.device.get(), 0, c.bytes_per_gpu));
+      } else {
+        std::memset(h, 0, c.bytes_per_gpu);
+        fill_device(side.device, kSeed);
+      }
+      GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
       sides_.push_back(std::move(side));
     }
   }

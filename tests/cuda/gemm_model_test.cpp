@@ -71,5 +71,19 @@ TEST(GemmTolerance, PerDtypeRangesFromTheMethod) {
   EXPECT_LT(gemm_tolerance(Dtype::f64), 1e-10);
 }
 
+TEST(GemmTolerance, Fp32GrowsWithTheReductionDepth) {
+  // Shallow products keep the fixed bound: 2 x 2^-24 x sqrt(512) = 2.7e-6 < 1e-5.
+  EXPECT_EQ(gemm_tolerance(Dtype::f32, 512), gemm_tolerance(Dtype::f32));
+  EXPECT_EQ(gemm_tolerance(Dtype::f32, 2048), 1e-5);  // 2 x 2^-24 x 45.25 = 5.4e-6
+  // K = 65536 (the large_k shape): a chain of 65536 fp32 FMAs has an expected relative error of
+  // about 2^-24 x sqrt(65536 / 6) = 6.2e-6, too close to 1e-5; the bound is 2 x 2^-24 x 256.
+  EXPECT_DOUBLE_EQ(gemm_tolerance(Dtype::f32, 65536), 2.0 * 256 / 16777216.0);
+  EXPECT_GT(gemm_tolerance(Dtype::f32, 65536), 4 * 6.2e-6);
+  EXPECT_LT(gemm_tolerance(Dtype::f32, 65536), 1e-4);  // still "far under 1e-3"
+  // Other dtypes do not depend on K.
+  EXPECT_EQ(gemm_tolerance(Dtype::bf16, 65536), gemm_tolerance(Dtype::bf16));
+  EXPECT_EQ(gemm_tolerance(Dtype::int8, 65536), 0);
+}
+
 }  // namespace
 }  // namespace gpusizer::kernels::cuda

@@ -102,9 +102,12 @@ TEST_F(GpuTest, P2pMatrixWhenTwoGpus) {
       auto w = mg.p2p_copy(P2pCase{0, 1, m, d, 1 << 20});
       run_verify_corrupt(*w, to_string(m) + " " + to_string(d));
     }
-  auto all = mg.all_to_host(AllHostCase{true, 1 << 20});
-  all->run(2);
-  EXPECT_EQ(all->verify().status, "passed");
+  for (bool to_device : {true, false}) {  // the destination starts as zeros, the source patterned
+    auto all = mg.all_to_host(AllHostCase{to_device, 1 << 20});
+    all->warm_up();
+    all->run(2);
+    EXPECT_EQ(all->verify().status, "passed") << (to_device ? "host -> GPUs" : "GPUs -> host");
+  }
 }
 
 TEST_F(GpuTest, CollectivesVerifyExactlyWhenTwoGpus) {

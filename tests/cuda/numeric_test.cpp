@@ -122,6 +122,21 @@ TEST(Verification, ExactCountsTreatNanAsWrong) {
   EXPECT_EQ(count_mismatches(got, want), 2u);
 }
 
+TEST(Verification, PoisonLeftOnlyWhenAllOnesAndWrong) {
+  const std::uint8_t ones4[4] = {0xff, 0xff, 0xff, 0xff};
+  const std::uint8_t minus2[4] = {0xfe, 0xff, 0xff, 0xff};
+  // int8 GEMM: int32 -1 is all-ones bytes; it is a correct result when the reference is -1.
+  EXPECT_FALSE(still_poisoned(ones4, -1.0, -1.0));
+  EXPECT_TRUE(still_poisoned(ones4, -1.0, 37.0));
+  EXPECT_FALSE(still_poisoned(minus2, -2.0, 37.0));  // written (wrong, but written)
+  // fp32 / bf16: all-ones bytes decode to NaN, never equal to the reference.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(still_poisoned(ones4, nan, 1.5));
+  const std::uint8_t ones2[2] = {0xff, 0xff};
+  EXPECT_TRUE(still_poisoned(ones2, nan, -0.25));
+  EXPECT_FALSE(still_poisoned(std::span<const std::uint8_t>(), 0.0, 1.0));
+}
+
 TEST(Verification, StreamTolerance) {
   const double eps = 2.220446049250313e-16;
   const std::vector<double> ok{0.22, 0.22 * (1 + 10 * eps)}, bad{0.22, 0.23};

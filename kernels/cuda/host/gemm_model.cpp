@@ -1,6 +1,8 @@
 #include "gemm_model.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace gpusizer::kernels::cuda {
 namespace {
@@ -143,6 +145,12 @@ double gemm_tolerance(Dtype dtype) {
       return 0;  // int32 accumulate: exact
   }
   return 0;
+}
+
+double gemm_tolerance(Dtype dtype, std::int64_t k) {
+  const double base = gemm_tolerance(dtype);
+  if (dtype != Dtype::f32 || k <= 0) return base;
+  return std::max(base, 2 * 0x1p-24 * std::sqrt(static_cast<double>(k)));
 }
 
 }  // namespace gpusizer::kernels::cuda

@@ -38,5 +38,11 @@ std::string gemm_unsupported_reason(Dtype dtype, int cc_major, int cc_minor);
 
 // Largest accepted relative error by norm, ||D - ref|| / ||ref||, on the sampled entries.
 double gemm_tolerance(Dtype dtype);
+// The same, for a product of depth k: fp32's accumulation error grows with sqrt(k) (each output
+// is a chain of k fused multiply-adds, relative error about 2^-24 x sqrt(k/6) for random signs),
+// so at K = 65536 the fixed 1e-5 would be only 1.6x above the expected error; the bound is
+// max(gemm_tolerance(dtype), 2 x 2^-24 x sqrt(k)), about 5x the expected error (3e-5 at K = 65536).
+// Other dtypes: gemm_tolerance(dtype).
+double gemm_tolerance(Dtype dtype, std::int64_t k);
 
 }  // namespace gpusizer::kernels::cuda

@@ -137,6 +137,13 @@ double relative_error_by_norm(std::span<const double> got, std::span<const doubl
   return std::sqrt(diff / norm);
 }
 
+bool still_poisoned(std::span<const std::uint8_t> raw, double got, double ref) {
+  if (raw.empty()) return false;
+  for (std::uint8_t b : raw)
+    if (b != 0xff) return false;
+  return !(got == ref);  // NaN (a float poison) is never equal
+}
+
 std::size_t count_mismatches(std::span<const float> got, std::span<const float> expected) {
   if (got.size() != expected.size()) throw RuntimeError("count_mismatches: size mismatch");
   std::size_t wrong = 0;

@@ -33,6 +33,11 @@ PatternCheck check_pattern(std::span<const std::uint8_t> bytes, std::uint64_t se
 // ||got - ref|| / ||ref|| (2-norms); NaN in got gives +inf.
 double relative_error_by_norm(std::span<const double> got, std::span<const double> ref);
 
+// True when a sampled output entry still holds the 0xFF poison written before the run: every byte
+// 0xFF and the value is not the expected one. An int32 output (int8 GEMM) of all-ones bytes is -1,
+// which can be a correct result, so the comparison with the reference keeps it from counting.
+bool still_poisoned(std::span<const std::uint8_t> raw, double got, double ref);
+
 // Count of entries not equal to the expected value, for exact checks (collectives, int8 GEMM).
 std::size_t count_mismatches(std::span<const float> got, std::span<const float> expected);
 
