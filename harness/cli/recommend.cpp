@@ -29,7 +29,7 @@ void register_recommend(CLI::App& app, Action& action) {
   cmd->add_option("--out,-o", options->out, "write the plan (JSON, with evidence) to this file");
   CLI::Option* max =
       cmd->add_option("--max-instances", *max_instances, "largest instance count an option may use")
-          ->check(CLI::PositiveNumber);
+          ->check(CLI::Range(1, 1000000000));
   cmd->callback([options, max_instances, max, &action] {
     if (max->count() > 0) options->max_instances = *max_instances;
     action = [options] { return sizing::run_recommend(*options, std::cout); };

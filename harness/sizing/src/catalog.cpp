@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "gpusizer/error.hpp"
+#include "gpusizer/sizing/mig.hpp"
 
 #ifndef GPUSIZER_DEFAULT_DATA_DIR
 #define GPUSIZER_DEFAULT_DATA_DIR "data"
@@ -75,6 +76,13 @@ Accelerator accelerator_from_json(const JsonInput& in) {
       }
       if (mp.memory_slices < 1 || mp.memory_slices > 8) {
         item.at("memory_slices").fail("expected 1..8 memory slices");
+      }
+      if (mig_start_slots(mp.compute_slices, mp.memory_slices).empty()) {
+        item.fail(
+            "expected a MIG shape NVIDIA places (1g/1 or 2 memory slices, 2g/2, 3g/4, "
+            "4g/4, 7g/8), got " +
+            std::to_string(mp.compute_slices) + " compute and " + std::to_string(mp.memory_slices) +
+            " memory slices");
       }
       mp.memory_mib = item.at("memory_mib").count();
       a.mig_profiles.push_back(mp);

@@ -115,7 +115,10 @@ int run_recommend(const RecommendOptions& options, std::ostream& out) {
   for (const auto& r : options.reports) reports.push_back(load_report_file(r));
   CapabilityTable table = build_capabilities(reports, catalog);
   std::vector<Workload> workloads;
-  for (const auto& w : options.workloads) workloads.push_back(load_workload(w));
+  for (const auto& w : options.workloads) {
+    workloads.push_back(load_workload(w));
+    check_workload_names(workloads.back(), catalog);
+  }
   EngineOptions engine;
   engine.max_instances = options.max_instances;
   std::vector<Plan> plans;

@@ -161,8 +161,8 @@ TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Workload& w,
         cpu->flops.count("fp32") != 0) {
       row.reasons.push_back("the CPU report has no " + work.dtype +
                             " GEMM: the CPU is sized running the work in fp32, at its measured "
-                            "fp32 GEMM rate (a CPU with native " + work.dtype +
-                            " units may do better; measure it)");
+                            "fp32 GEMM rate (a CPU with native " +
+                            work.dtype + " units may do better; measure it)");
       work.dtype = "fp32";
     }
     auto rl =
@@ -329,7 +329,14 @@ Plan make_plan(const Workload& w, const CapabilityTable& table, const Catalog& c
       row.mig_slices = choice->slices;
       row.power_note = "not measured per slice (NVML power is per physical GPU)";
       row.units_per_second_per_replica = choice->units_per_second_per_slice;
-      const int slices_per_gpu = static_cast<int>(packing.gpus.front().placements.size());
+      // Full load of one instance: as many slices of the profile as one GPU holds (7 x 1g,
+      // 4 x 1g.2x, 3 x 2g, 2 x 3g, 1 x 4g/7g), not just the slices this workload asked for.
+      int slices_per_gpu = 1;
+      while (slices_per_gpu < kMigComputeSlices &&
+             place_on_one_gpu(std::vector<MigProfile>(static_cast<std::size_t>(slices_per_gpu + 1),
+                                                      choice->profile))) {
+        ++slices_per_gpu;
+      }
       row.replicas_per_instance = slices_per_gpu * type.accelerator_count;
       row.units_per_second_per_instance =
           choice->units_per_second_per_slice * row.replicas_per_instance;
@@ -378,6 +385,47 @@ Plan make_plan(const Workload& w, const CapabilityTable& table, const Catalog& c
     plan.summary.push_back(
         "No plan: no instance type in the catalog can serve this workload (see the excluded "
         "list).");
+    // The two common causes, said plainly.
+    const Excluded* fewest = nullptr;
+    for (const auto& e : plan.excluded) {
+      if (e.instances_needed > 0 &&
+          (fewest == nullptr || e.instances_needed < fewest->instances_needed))
+        fewest = &e;
+    }
+    if (fewest != nullptr && options.max_instances) {
+      plan.summary.push_back("The target is unreachable within --max-instances " +
+                             std::to_string(*options.max_instances) +
+                             ": the fewest instances any option needs is " +
+                             std::to_string(fewest->instances_needed) + " (" +
+                             fewest->instance_type + " " + fewest->option + ").");
+    }
+    double largest_bytes = 0;
+    std::string largest;
+    for (const auto& type : catalog.instances) {
+      double bytes = 0;
+      if (!type.accelerator) {
+        if (!w.allows("cpu")) continue;
+        bytes = type.memory_gib * kGiB;
+      } else {
+        const Accelerator* acc = catalog.find_accelerator(*type.accelerator);
+        if (acc == nullptr || !(w.allows(acc->kind) || w.allows("mig"))) continue;
+        const int usable = w.gpus_per_replica
+                               ? std::min(*w.gpus_per_replica, type.accelerator_count)
+                               : type.accelerator_count;
+        bytes = usable * static_cast<double>(type.accelerator_memory_mib) * kMiB;
+      }
+      if (bytes > largest_bytes) {
+        largest_bytes = bytes;
+        largest = type.type;
+      }
+    }
+    if (w.memory_bytes_per_replica > largest_bytes) {
+      plan.summary.push_back(
+          "Nothing fits the memory: a replica needs " + fmt(w.memory_bytes_per_replica / kGiB) +
+          " GiB and the largest "
+          "allowed instance type holds " +
+          fmt(largest_bytes / kGiB) + " GiB" + (largest.empty() ? "" : " (" + largest + ")") + ".");
+    }
     return plan;
   }
   const PlanRow& top = plan.rows.front();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <map>
 
 #include "gpusizer/error.hpp"
@@ -102,15 +103,15 @@ std::optional<MigGpuLayout> place_on_one_gpu(const std::vector<MigProfile>& prof
   return layout;
 }
 
-MigPacking pack_mig(std::vector<MigProfile> instances) {
+namespace {
+
+// First-fit decreasing: each GPI goes onto the first GPU where the exact placement search still
+// succeeds. Fast, but not always optimal (4 x 2g + 2 x 3g: FFD puts 3g+3g together and needs 3
+// GPUs; 3g+2g+2g twice needs 2).
+std::vector<std::vector<MigProfile>> first_fit_decreasing(std::vector<MigProfile> instances) {
   std::sort(instances.begin(), instances.end(), larger_first);
   std::vector<std::vector<MigProfile>> gpus;
-  MigPacking packing;
-  int compute = 0;
-  int memory = 0;
   for (const auto& gi : instances) {
-    compute += gi.compute_slices;
-    memory += gi.memory_slices;
     bool placed = false;
     for (auto& gpu : gpus) {
       gpu.push_back(gi);
@@ -126,14 +127,139 @@ MigPacking pack_mig(std::vector<MigProfile> instances) {
       gpus.push_back({gi});
     }
   }
+  return gpus;
+}
+
+// Exact minimum number of GPUs, as a search over per-GPU configurations (multisets of the
+// demanded profiles that have a valid placement on one GPU). State = remaining count per
+// distinct profile; each step fills one GPU that takes at least one of the first remaining
+// profile. Memoised; gives up (nullopt) beyond `kMaxStates` states, the caller then keeps FFD.
+class ExactPacker {
+ public:
+  ExactPacker(std::vector<MigProfile> kinds, std::vector<int> demand)
+      : kinds_(std::move(kinds)), demand_(std::move(demand)) {
+    std::vector<int> counts(kinds_.size(), 0);
+    enumerate(0, counts);
+  }
+
+  std::optional<std::vector<std::vector<int>>> solve() {
+    if (!best(demand_)) return std::nullopt;
+    std::vector<std::vector<int>> gpus;
+    std::vector<int> state = demand_;
+    while (!is_zero(state)) {
+      const std::vector<int>& take = memo_.at(state).second;
+      gpus.push_back(take);
+      for (std::size_t i = 0; i < state.size(); ++i) state[i] -= take[i];
+    }
+    return gpus;
+  }
+
+ private:
+  static constexpr std::size_t kMaxStates = 200000;
+
+  static bool is_zero(const std::vector<int>& v) {
+    return std::all_of(v.begin(), v.end(), [](int x) { return x == 0; });
+  }
+
+  std::vector<MigProfile> expand(const std::vector<int>& counts) const {
+    std::vector<MigProfile> out;
+    for (std::size_t i = 0; i < counts.size(); ++i)
+      out.insert(out.end(), static_cast<std::size_t>(counts[i]), kinds_[i]);
+    return out;
+  }
+
+  // Every non-empty configuration with counts <= demand that fits on one GPU.
+  void enumerate(std::size_t i, std::vector<int>& counts) {
+    if (i == kinds_.size()) {
+      if (!is_zero(counts)) configs_.push_back(counts);
+      return;
+    }
+    for (int n = 0; n <= demand_[i]; ++n) {
+      counts[i] = n;
+      if (n > 0 && !place_on_one_gpu(expand(counts))) break;  // more of it will not fit either
+      enumerate(i + 1, counts);
+    }
+    counts[i] = 0;
+  }
+
+  // Minimum GPUs for `state`; false when the state budget ran out.
+  bool best(const std::vector<int>& state) {
+    if (memo_.count(state) != 0) return true;
+    if (memo_.size() >= kMaxStates) return false;
+    std::size_t first = 0;
+    while (first < state.size() && state[first] == 0) ++first;
+    int best_gpus = std::numeric_limits<int>::max();
+    std::vector<int> best_take;
+    for (const auto& config : configs_) {
+      if (config[first] == 0) continue;
+      std::vector<int> take(state.size());
+      std::vector<int> rest(state.size());
+      for (std::size_t i = 0; i < state.size(); ++i) {
+        take[i] = std::min(config[i], state[i]);
+        rest[i] = state[i] - take[i];
+      }
+      int gpus = 1;
+      if (!is_zero(rest)) {
+        if (!best(rest)) return false;
+        gpus += memo_.at(rest).first;
+      }
+      if (gpus < best_gpus) {
+        best_gpus = gpus;
+        best_take = take;
+      }
+    }
+    memo_[state] = {best_gpus, best_take};
+    return true;
+  }
+
+  std::vector<MigProfile> kinds_;
+  std::vector<int> demand_;
+  std::vector<std::vector<int>> configs_;
+  std::map<std::vector<int>, std::pair<int, std::vector<int>>> memo_;
+};
+
+}  // namespace
+
+MigPacking pack_mig(std::vector<MigProfile> instances) {
+  std::sort(instances.begin(), instances.end(), larger_first);
+  int compute = 0;
+  int memory = 0;
+  for (const auto& gi : instances) {
+    compute += gi.compute_slices;
+    memory += gi.memory_slices;
+  }
+  MigPacking packing;
+  packing.lower_bound_gpus = std::max((compute + kMigComputeSlices - 1) / kMigComputeSlices,
+                                      (memory + kMigMemorySlices - 1) / kMigMemorySlices);
+  std::vector<std::vector<MigProfile>> gpus = first_fit_decreasing(instances);
+  if (static_cast<int>(gpus.size()) > packing.lower_bound_gpus) {
+    // FFD may be above the optimum: search the exact minimum.
+    std::vector<MigProfile> kinds;
+    std::vector<int> demand;
+    for (const auto& gi : instances) {
+      if (kinds.empty() || kinds.back().name != gi.name) {
+        kinds.push_back(gi);
+        demand.push_back(0);
+      }
+      ++demand.back();
+    }
+    ExactPacker exact(kinds, demand);
+    if (auto solved = exact.solve(); solved && solved->size() < gpus.size()) {
+      gpus.clear();
+      for (const auto& counts : *solved) {
+        std::vector<MigProfile> gpu;
+        for (std::size_t i = 0; i < counts.size(); ++i)
+          gpu.insert(gpu.end(), static_cast<std::size_t>(counts[i]), kinds[i]);
+        gpus.push_back(std::move(gpu));
+      }
+    }
+  }
   for (const auto& gpu : gpus) {
     MigGpuLayout layout = *place_on_one_gpu(gpu);
     packing.stranded_compute_slices += layout.stranded_compute_slices;
     packing.stranded_memory_slices += layout.stranded_memory_slices;
     packing.gpus.push_back(std::move(layout));
   }
-  packing.lower_bound_gpus = std::max((compute + kMigComputeSlices - 1) / kMigComputeSlices,
-                                      (memory + kMigMemorySlices - 1) / kMigMemorySlices);
   return packing;
 }
 

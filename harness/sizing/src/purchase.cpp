@@ -98,7 +98,8 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Worklo
       excluded.push_back({type.type, option,
                           "needs " + std::to_string(c.instances) +
                               " instances, more than --max-instances " +
-                              std::to_string(*options.max_instances)});
+                              std::to_string(*options.max_instances),
+                          c.instances});
       continue;
     }
     const double n = c.instances;
@@ -149,14 +150,22 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Worklo
         c.break_even_busy_fraction = price.usd_per_hour / on_demand->usd_per_hour;
         const int od_instances = needed(0);
         c.on_demand_window_usd = od_instances * on_demand->usd_per_hour * busy_hours;
-        const bool cheaper = workload.window->busy_fraction > *c.break_even_busy_fraction;
+        // Cheaper or dearer is read from the two window costs, not from the ratio alone: a
+        // capacity block rounded up to whole 7-day steps (20 days billed as 21) moves the point
+        // where it pays off above the price ratio.
+        const bool cheaper = *c.window_usd < *c.on_demand_window_usd;
         std::ostringstream note;
         note.precision(4);
         note << option << ": break-even busy fraction " << *c.break_even_busy_fraction
-             << " (reservation $/h / on-demand $/h); at busy fraction "
-             << workload.window->busy_fraction << " it is " << (cheaper ? "cheaper" : "dearer")
-             << " than on-demand (" << money(*c.window_usd) << " vs "
-             << money(*c.on_demand_window_usd) << " over the window)";
+             << " (reservation $/h / on-demand $/h)";
+        if (c.billed_days && *c.billed_days != workload.window->days) {
+          note << "; with " << *c.billed_days << " days billed for " << workload.window->days
+               << " days used it is "
+               << *c.break_even_busy_fraction * *c.billed_days / workload.window->days;
+        }
+        note << "; at busy fraction " << workload.window->busy_fraction << " it is "
+             << (cheaper ? "cheaper" : "dearer") << " than on-demand (" << money(*c.window_usd)
+             << " vs " << money(*c.on_demand_window_usd) << " over the window)";
         c.notes.push_back(note.str());
       } else if (is_window_option(option)) {
         c.notes.push_back(option + ": no on-demand price to compute a break-even against");

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "gpusizer/error.hpp"
+#include "gpusizer/sizing/catalog.hpp"
+
 namespace gpusizer::sizing {
 
 bool Workload::allows(const std::string& kind) const {
@@ -120,6 +123,38 @@ Workload workload_from_json(const JsonInput& in) {
   }
   w.min_rate_per_slice = in.optional_positive("min_rate_per_slice");
   return w;
+}
+
+void check_workload_names(const Workload& workload, const Catalog& catalog) {
+  for (std::size_t i = 0; i < workload.measured_rates.size(); ++i) {
+    const MeasuredRate& r = workload.measured_rates[i];
+    const std::string where = workload.source_file + ": /measured_rates/" + std::to_string(i) + "/";
+    const Accelerator* acc = nullptr;
+    if (!r.accelerator.empty()) {
+      acc = catalog.find_accelerator(r.accelerator);
+      if (acc == nullptr) {
+        std::string known;
+        for (const auto& a : catalog.accelerators) known += (known.empty() ? "" : ", ") + a.id;
+        throw InputError(where + "accelerator: unknown accelerator \"" + r.accelerator +
+                         "\" (the catalog has: " + known + ")");
+      }
+    }
+    if (r.mig_profile && acc != nullptr) {
+      const bool known = std::any_of(acc->mig_profiles.begin(), acc->mig_profiles.end(),
+                                     [&](const MigProfile& p) { return p.name == *r.mig_profile; });
+      if (!known) {
+        std::string names;
+        for (const auto& p : acc->mig_profiles) names += (names.empty() ? "" : ", ") + p.name;
+        throw InputError(where + "mig_profile: " + acc->id + " has no MIG profile \"" +
+                         *r.mig_profile + "\"" +
+                         (names.empty() ? " (it has none)" : " (it has: " + names + ")"));
+      }
+    }
+    if (r.instance_type && catalog.find_instance(*r.instance_type) == nullptr) {
+      throw InputError(where + "instance_type: instance type \"" + *r.instance_type +
+                       "\" is not in the catalog");
+    }
+  }
 }
 
 Workload load_workload(const std::filesystem::path& file) {

@@ -53,8 +53,9 @@ struct MigPacking {
 };
 
 // Packs GPU instances onto as few GPUs as possible: first-fit decreasing (by memory slices,
-// then compute slices), each GPU checked with the exact placement search. Throws InputError when
-// a profile has an unknown shape.
+// then compute slices), each GPU checked with the exact placement search; when that is above
+// lower_bound_gpus, an exact search over per-GPU configurations (FFD needs 3 GPUs for
+// 4 x 2g + 2 x 3g, the optimum 2). Throws InputError when a profile has an unknown shape.
 MigPacking pack_mig(std::vector<MigProfile> instances);
 
 // mig-parted configuration for the packed GPUs: {"version": "v1", "mig-configs": {name: [...]}}

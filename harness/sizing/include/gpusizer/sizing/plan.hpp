@@ -59,6 +59,7 @@ struct Excluded {
   std::string instance_type;
   std::string option;  // empty: the whole type
   std::string reason;
+  int instances_needed = 0;  // > 0 when excluded only by --max-instances
 };
 
 struct ReportUsed {

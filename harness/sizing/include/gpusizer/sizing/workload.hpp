@@ -67,4 +67,10 @@ struct Workload {
 Workload workload_from_json(const JsonInput& in);
 Workload load_workload(const std::filesystem::path& file);
 
+struct Catalog;
+// Checks the names a workload uses against the catalog: every measured rate's accelerator,
+// MIG profile (of that accelerator) and instance type must exist, else a typo would silently
+// drop the user's own rate. Throws InputError "<file>: /measured_rates/<i>/<field>: ...".
+void check_workload_names(const Workload& workload, const Catalog& catalog);
+
 }  // namespace gpusizer::sizing
