@@ -69,6 +69,9 @@ TEST(JsonInput, ParseErrorsNameTheFile) {
   // JSON has no NaN or Infinity: they are parse errors, never silently numbers.
   msg = error_of([] { JsonInput::parse_text("{\"a\": NaN}", "nan.json"); });
   EXPECT_EQ(msg.rfind("nan.json: not valid JSON", 0), 0u) << msg;
+  // A number beyond double range is rejected with the file named, not thrown raw.
+  msg = error_of([] { JsonInput::parse_text("{\"a\": 1e400}", "big.json"); });
+  EXPECT_EQ(msg.rfind("big.json: not valid JSON: number overflow", 0), 0u) << msg;
 }
 
 TEST(JsonInput, OptionalMembersTreatNullAsAbsent) {

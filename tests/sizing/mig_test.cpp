@@ -114,3 +114,28 @@ TEST(SizingMig, EngineChoosesSmallestProfileAndPacks) {
   EXPECT_EQ(t1->mig->gpus[0].describe(), "1g.35gb@0 + 1g.35gb@2 + 1g.35gb@4 + 1g.35gb@6");
   EXPECT_EQ(t1->mig->stranded_compute_slices, 6);  // 2 GPUs x (7 - 4)
 }
+
+TEST(SizingMig, SaysSoWhenThePackingIsNotProvenOptimal) {
+  // 4 x 2g + 2 x 3g: first fit needs 3 GPUs, the exact search finds 2 (2g@0 + 2g@2 + 3g@4,
+  // twice) within its budget: proven, no note.
+  std::vector<MigProfile> small{k2g, k2g, k2g, k2g, k3g, k3g};
+  MigPacking proven = pack_mig(small);
+  EXPECT_EQ(proven.gpus.size(), 2u);
+  EXPECT_TRUE(proven.search_note.empty());
+  // A mix too large for the exact search (38 x 1g + 55 x 1g.2x + 124 x 3g): the state budget
+  // runs out and the plan says first-fit was kept, with the lower bound. Slice totals: compute
+  // 38 + 55 + 372 = 465 -> ceil(465/7) = 67; memory 38 + 110 + 496 = 644 -> ceil(644/8) = 81.
+  std::vector<MigProfile> big;
+  big.insert(big.end(), 38, k1g);
+  big.insert(big.end(), 55, k1g2x);
+  big.insert(big.end(), 124, k3g);
+  MigPacking packing = pack_mig(big);
+  EXPECT_EQ(packing.lower_bound_gpus, 81);
+  if (static_cast<int>(packing.gpus.size()) > packing.lower_bound_gpus) {
+    EXPECT_NE(packing.search_note.find("first-fit packing kept"), std::string::npos)
+        << packing.search_note;
+    EXPECT_NE(packing.search_note.find("at least 81"), std::string::npos);
+  } else {
+    EXPECT_TRUE(packing.search_note.empty());  // at the bound: optimal, nothing to say
+  }
+}

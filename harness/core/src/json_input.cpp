@@ -75,8 +75,9 @@ nlohmann::json JsonInput::parse_text(std::string_view text, const std::string& s
   }
   try {
     return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    // nlohmann's text is "[json.exception.parse_error.101] parse error at line 3, column 5: ...".
+  } catch (const nlohmann::json::exception& e) {
+    // nlohmann's text is "[json.exception.parse_error.101] parse error at line 3, column 5: ...";
+    // a number too large for a double (1e400) is an out_of_range.406 error, also not JSON we take.
     std::string what = e.what();
     if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
     throw InputError(source + ": not valid JSON: " + what);

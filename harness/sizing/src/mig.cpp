@@ -136,6 +136,8 @@ std::vector<std::vector<MigProfile>> first_fit_decreasing(std::vector<MigProfile
 // profile. Memoised; gives up (nullopt) beyond `kMaxStates` states, the caller then keeps FFD.
 class ExactPacker {
  public:
+  static constexpr std::size_t kMaxStates = 200000;
+
   ExactPacker(std::vector<MigProfile> kinds, std::vector<int> demand)
       : kinds_(std::move(kinds)), demand_(std::move(demand)) {
     std::vector<int> counts(kinds_.size(), 0);
@@ -155,7 +157,6 @@ class ExactPacker {
   }
 
  private:
-  static constexpr std::size_t kMaxStates = 200000;
 
   static bool is_zero(const std::vector<int>& v) {
     return std::all_of(v.begin(), v.end(), [](int x) { return x == 0; });
@@ -244,7 +245,15 @@ MigPacking pack_mig(std::vector<MigProfile> instances) {
       ++demand.back();
     }
     ExactPacker exact(kinds, demand);
-    if (auto solved = exact.solve(); solved && solved->size() < gpus.size()) {
+    auto solved = exact.solve();
+    if (!solved) {
+      packing.search_note = "exact packing search stopped at its budget of " +
+                            std::to_string(ExactPacker::kMaxStates) +
+                            " states: first-fit packing kept (" + std::to_string(gpus.size()) +
+                            " GPUs; the slice totals need at least " +
+                            std::to_string(packing.lower_bound_gpus) + ")";
+    }
+    if (solved && solved->size() < gpus.size()) {
       gpus.clear();
       for (const auto& counts : *solved) {
         std::vector<MigProfile> gpu;

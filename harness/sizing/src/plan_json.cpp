@@ -36,11 +36,13 @@ json packing_json(const MigPacking& p) {
                     {"stranded_compute_slices", g.stranded_compute_slices},
                     {"stranded_memory_slices", g.stranded_memory_slices}});
   }
-  return {{"gpus", gpus},
-          {"stranded_compute_slices", p.stranded_compute_slices},
-          {"stranded_memory_slices", p.stranded_memory_slices},
-          {"lower_bound_gpus", p.lower_bound_gpus},
-          {"mig_parted_config", mig_parted_config(p, "gpusizer-plan")}};
+  json out{{"gpus", gpus},
+           {"stranded_compute_slices", p.stranded_compute_slices},
+           {"stranded_memory_slices", p.stranded_memory_slices},
+           {"lower_bound_gpus", p.lower_bound_gpus},
+           {"mig_parted_config", mig_parted_config(p, "gpusizer-plan")}};
+  if (!p.search_note.empty()) out["search_note"] = p.search_note;
+  return out;
 }
 
 json row_json(const PlanRow& r) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <cstdio>
 #include <sstream>
 #include <vector>
 
@@ -15,6 +16,15 @@ std::string number(double v, int precision) {
   s.precision(precision);
   s << v;
   return s.str();
+}
+
+// A catalog price as given (up to 6 decimals, trailing zeros trimmed, at least cents).
+std::string exact_usd(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  std::string text = buf;
+  while (text.back() == '0' && text.size() - text.find('.') > 3) text.pop_back();
+  return "$" + text;
 }
 
 std::string short_number(double v) {
@@ -117,7 +127,7 @@ void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
                       std::to_string(top.replicas_per_instance) +
                       " replica(s) per instance, binding: " + top.binding);
     for (const auto& n : top.cost.notes) reasons.push_back(n);
-    reasons.push_back("price " + format_usd(top.cost.price.usd_per_hour) + "/h per instance (" +
+    reasons.push_back("price " + exact_usd(top.cost.price.usd_per_hour) + "/h per instance (" +
                       top.cost.price.source + ", as of " + top.cost.price.as_of + ")");
     for (const auto& e : top.evidence) {
       reasons.push_back("evidence: " + e.report_file + " record " + e.record_id + " " + e.metric +
@@ -131,6 +141,7 @@ void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
                           std::to_string(g.stranded_compute_slices) + " compute, " +
                           std::to_string(g.stranded_memory_slices) + " memory slices)");
       }
+      if (!top.mig->search_note.empty()) reasons.push_back(top.mig->search_note);
     }
     list("Why the top plan", reasons, out, markdown);
   }

@@ -50,6 +50,9 @@ struct MigPacking {
   // Lower bound on GPUs from the slice totals (ceil(compute/7), ceil(memory/8), 3g/4g limits
   // are not in it): the packing is optimal when it reaches this bound.
   int lower_bound_gpus = 0;
+  // Set when the packing is not proven optimal (the exact search ran out of its state budget and
+  // first-fit decreasing was kept); printed with the plan so nobody mistakes it for the minimum.
+  std::string search_note;
 };
 
 // Packs GPU instances onto as few GPUs as possible: first-fit decreasing (by memory slices,
