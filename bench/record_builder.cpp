@@ -200,6 +200,22 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
         r.metrics.push_back({flop_rate ? "flops_per_joule" : "bytes_per_joule", work / per_op,
                              flop_rate ? "FLOP/J" : "B/J", w.scope});
       }
+      // The same without the idle draw: what the work itself costs on top of a powered-on device.
+      if (o.idle_power_watts) {
+        double above = *w.energy_joules - *o.idle_power_watts * w.duration_seconds;
+        if (above > 0) {
+          double above_per_op = above / static_cast<double>(total_ops);
+          r.metrics.push_back({"energy_per_op_above_idle", above_per_op, "J",
+                               w.scope + ": (energy - idle " + short_number(*o.idle_power_watts) +
+                                   " W x " + short_number(w.duration_seconds) + " s) / " +
+                                   std::to_string(total_ops) + " ops"});
+          if (work > 0) {
+            r.metrics.push_back({flop_rate ? "flops_per_joule_above_idle" : "bytes_per_joule_above_idle",
+                                 work / above_per_op, flop_rate ? "FLOP/J" : "B/J",
+                                 w.scope + ", idle power subtracted"});
+          }
+        }
+      }
     }
     if (w.throttled) r.flags.push_back("throttled");
     if (w.ecc_errors_during_run) r.flags.push_back("ecc_errors_during_run");

@@ -257,6 +257,11 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
 
     CaseOutcome outcome;
     outcome.started_at = now_iso8601_utc();
+    if (const auto it = report.target_telemetry.find(c.targets.front());
+        it != report.target_telemetry.end() && it->is_object() && it->contains("idle_power_watts") &&
+        (*it)["idle_power_watts"].is_number()) {
+      outcome.idle_power_watts = (*it)["idle_power_watts"].get<double>();
+    }
     std::unique_ptr<kernels::Workload> workload;
     bool prepared = false;
     TelemetryProbe& probe = probe_for(c.targets.front());

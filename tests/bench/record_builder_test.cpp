@@ -63,6 +63,25 @@ TEST(RecordBuilder, EnergyPerOpAndWorkPerJouleFromTelemetry) {
   EXPECT_NE(std::find(r.flags.begin(), r.flags.end(), "throttled"), r.flags.end());
 }
 
+TEST(RecordBuilder, EnergyAboveIdleSubtractsIdlePowerOverTheWindow) {
+  CaseOutcome o = triad_outcome();
+  TelemetryWindow w;
+  w.source = "nvml";
+  w.scope = "GPU board power (NVML)";
+  w.duration_seconds = 0.5;
+  w.energy_joules = 20.0;
+  o.windows = {w};
+  o.idle_power_watts = 10.0;
+  Record r = build_record(triad_case(), o, SamplingPolicy{});
+  // (20 J - 10 W x 0.5 s) / 40 ops = 0.375 J/op; 3145728 B / 0.375 J = 8388608 B/J.
+  EXPECT_DOUBLE_EQ(r.metric("energy_per_op_above_idle")->value, 0.375);
+  EXPECT_DOUBLE_EQ(r.metric("bytes_per_joule_above_idle")->value, 8388608.0);
+  // Idle above what was measured (a bad idle reading) gives no above-idle figure, not a negative.
+  o.idle_power_watts = 100.0;
+  EXPECT_EQ(build_record(triad_case(), o, SamplingPolicy{}).metric("energy_per_op_above_idle"),
+            nullptr);
+}
+
 TEST(RecordBuilder, FailedVerificationMarksTheRecord) {
   CaseOutcome o = triad_outcome();
   o.verification = {"failed", "pattern", "1 wrong byte at offset 17"};

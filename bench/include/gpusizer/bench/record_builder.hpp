@@ -23,6 +23,8 @@ struct CaseOutcome {
   std::map<std::string, double> extra_metrics;
   double peak_rate = 0;
   std::string peak_source;
+  // Idle board/package power of the target, measured before the suite: energy above idle.
+  std::optional<double> idle_power_watts;
   std::optional<std::string> skipped_reason;
   std::optional<std::string> error;
   std::string started_at;
