@@ -27,7 +27,9 @@ void add_collective_cases(const SuiteContext& ctx, CaseList& out) {
       c.family = "collectives";
       c.operation = kernels::to_string(op);
       c.targets = group->target_ids();
-      c.parameters = {{"bytes", bytes}, {"ranks", group->ranks()}, {"dtype", "fp32"},
+      c.parameters = {{"bytes", bytes},
+                      {"ranks", group->ranks()},
+                      {"dtype", "fp32"},
                       {"busbw_factor", kernels::busbw_factor(op, group->ranks())}};
       c.id = "collectives/" + c.operation + "/" + targets + "/bytes=" + std::to_string(bytes);
       c.priority = (op == Collective::all_reduce && bytes >= 1 * GiB) ? 0 : 1;

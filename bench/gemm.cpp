@@ -11,7 +11,9 @@ struct Shape {
   bool headline = false;
 };
 
-Shape square(std::int64_t s, bool headline = false) { return {"square", s, s, s, headline}; }
+Shape square(std::int64_t s, bool headline = false) {
+  return {"square", s, s, s, headline};
+}
 
 // GPU shapes. decode: a batch of 16 tokens through a 8192-wide projection (skinny M);
 // prefill/training: 4096 tokens through an MLP up-projection (8192 -> 28672, Llama-70B-like);
@@ -19,21 +21,39 @@ Shape square(std::int64_t s, bool headline = false) { return {"square", s, s, s,
 const PerSuite<Shape> kGpuShapes{
     .tiny = {square(256)},
     .quick = {square(4096), square(8192, true), {"decode", 16, 8192, 8192}},
-    .standard = {square(1024), square(2048), square(4096), square(8192, true), square(16384),
-                 {"decode", 16, 8192, 8192}, {"decode", 128, 8192, 8192},
-                 {"mlp_up", 4096, 28672, 8192}, {"large_k", 2048, 2048, 65536}},
-    .full = {square(512), square(1024), square(2048), square(4096), square(8192, true),
-             square(16384), {"decode", 1, 8192, 8192}, {"decode", 16, 8192, 8192},
-             {"decode", 128, 8192, 8192}, {"mlp_up", 4096, 28672, 8192},
-             {"mlp_down", 4096, 8192, 28672}, {"large_k", 2048, 2048, 65536}},
+    .standard = {square(1024),
+                 square(2048),
+                 square(4096),
+                 square(8192, true),
+                 square(16384),
+                 {"decode", 16, 8192, 8192},
+                 {"decode", 128, 8192, 8192},
+                 {"mlp_up", 4096, 28672, 8192},
+                 {"large_k", 2048, 2048, 65536}},
+    .full = {square(512),
+             square(1024),
+             square(2048),
+             square(4096),
+             square(8192, true),
+             square(16384),
+             {"decode", 1, 8192, 8192},
+             {"decode", 16, 8192, 8192},
+             {"decode", 128, 8192, 8192},
+             {"mlp_up", 4096, 28672, 8192},
+             {"mlp_down", 4096, 8192, 28672},
+             {"large_k", 2048, 2048, 65536}},
 };
 
 const PerSuite<Shape> kCpuShapes{
     .tiny = {square(64)},
     .quick = {square(1024), square(2048, true)},
-    .standard = {square(512), square(1024), square(2048, true), square(4096),
-                 {"decode", 16, 4096, 4096}},
-    .full = {square(512), square(1024), square(2048, true), square(4096), square(8192),
+    .standard =
+        {square(512), square(1024), square(2048, true), square(4096), {"decode", 16, 4096, 4096}},
+    .full = {square(512),
+             square(1024),
+             square(2048, true),
+             square(4096),
+             square(8192),
              {"decode", 16, 4096, 4096}},
 };
 

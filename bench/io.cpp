@@ -14,10 +14,17 @@ struct IoShape {
 const PerSuite<IoShape> kIoShapes{
     .tiny = {{4 * MiB, 1 * MiB, 2}},
     .quick = {{256 * MiB, 4 * MiB, 4, true}},
-    .standard = {{1 * GiB, 1 * MiB, 4}, {1 * GiB, 4 * MiB, 4, true}, {1 * GiB, 16 * MiB, 4},
-                 {1 * GiB, 4 * MiB, 1}, {1 * GiB, 4 * MiB, 8}},
-    .full = {{4 * GiB, 256 * KiB, 8}, {4 * GiB, 1 * MiB, 4}, {4 * GiB, 4 * MiB, 4, true},
-             {4 * GiB, 16 * MiB, 4}, {4 * GiB, 64 * MiB, 4}, {4 * GiB, 4 * MiB, 1},
+    .standard = {{1 * GiB, 1 * MiB, 4},
+                 {1 * GiB, 4 * MiB, 4, true},
+                 {1 * GiB, 16 * MiB, 4},
+                 {1 * GiB, 4 * MiB, 1},
+                 {1 * GiB, 4 * MiB, 8}},
+    .full = {{4 * GiB, 256 * KiB, 8},
+             {4 * GiB, 1 * MiB, 4},
+             {4 * GiB, 4 * MiB, 4, true},
+             {4 * GiB, 16 * MiB, 4},
+             {4 * GiB, 64 * MiB, 4},
+             {4 * GiB, 4 * MiB, 1},
              {4 * GiB, 4 * MiB, 16}},
 };
 
@@ -33,8 +40,10 @@ void add_io_cases(const SuiteContext& ctx, CaseList& out) {
       c.family = "io";
       c.operation = to_device ? "storage_to_device" : "storage_to_host";
       c.targets = {target};
-      c.parameters = {{"file_bytes", s.file_bytes}, {"chunk_bytes", s.chunk_bytes},
-                      {"depth", s.depth}, {"directory", ctx.io_directory}};
+      c.parameters = {{"file_bytes", s.file_bytes},
+                      {"chunk_bytes", s.chunk_bytes},
+                      {"depth", s.depth},
+                      {"directory", ctx.io_directory}};
       c.id = "io/" + c.operation + "/" + target + "/file=" + std::to_string(s.file_bytes) +
              "/chunk=" + std::to_string(s.chunk_bytes) + "/depth=" + std::to_string(s.depth);
       c.priority = s.headline ? 1 : 2;

@@ -29,9 +29,13 @@ const PerSuite<std::size_t> kCopyBytes{
     .full = {64 * KiB, 4 * MiB, 64 * MiB, 256 * MiB, 1 * GiB, 4 * GiB},
 };
 
-std::string size_tag(std::size_t bytes) { return "bytes=" + std::to_string(bytes); }
+std::string size_tag(std::size_t bytes) {
+  return "bytes=" + std::to_string(bytes);
+}
 
-bool is_gpu(const kernels::Backend& b) { return b.target().kind != "cpu"; }
+bool is_gpu(const kernels::Backend& b) {
+  return b.target().kind != "cpu";
+}
 
 }  // namespace
 
@@ -64,9 +68,10 @@ void add_memory_cases(const SuiteContext& ctx, CaseList& out) {
             c.parameters["host_memory"] = kernels::to_string(hm);
           }
           c.id = "memory/" + op + "/" + target + "/" + size_tag(bytes);
-          const bool headline = (kind == CopyKind::host_to_host || kind == CopyKind::host_to_device ||
-                                 kind == CopyKind::device_to_device) &&
-                                hm == HostMemory::pinned;
+          const bool headline =
+              (kind == CopyKind::host_to_host || kind == CopyKind::host_to_device ||
+               kind == CopyKind::device_to_device) &&
+              hm == HostMemory::pinned;
           c.priority = headline ? 0 : 1;
           c.estimated_seconds = is_gpu(*backend) ? 0.5 : 1.5;
           CopyCase cc{kind, hm, bytes};
@@ -84,8 +89,8 @@ void add_memory_cases(const SuiteContext& ctx, CaseList& out) {
         c.family = "memory";
         c.operation = kernels::to_string(op);
         c.targets = {target};
-        c.parameters = {{"array_bytes", bytes}, {"element", "fp64"},
-                        {"weight", kernels::stream_weight(op)}};
+        c.parameters = {
+            {"array_bytes", bytes}, {"element", "fp64"}, {"weight", kernels::stream_weight(op)}};
         c.id = "memory/" + c.operation + "/" + target + "/" + size_tag(bytes);
         c.priority = op == StreamOp::triad ? 0 : 1;
         c.estimated_seconds = is_gpu(*backend) ? 0.5 : 2;

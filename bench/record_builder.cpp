@@ -89,8 +89,14 @@ TelemetryWindow merge_windows(const std::vector<TelemetryWindow>& windows) {
     reasons.insert(w.throttle_reasons.begin(), w.throttle_reasons.end());
     m.throttled = m.throttled || w.throttled;
     m.ecc_errors_during_run = m.ecc_errors_during_run || w.ecc_errors_during_run;
-    if (w.ecc_corrected_delta) { ecc_c += *w.ecc_corrected_delta; any_c = true; }
-    if (w.ecc_uncorrected_delta) { ecc_u += *w.ecc_uncorrected_delta; any_u = true; }
+    if (w.ecc_corrected_delta) {
+      ecc_c += *w.ecc_corrected_delta;
+      any_c = true;
+    }
+    if (w.ecc_uncorrected_delta) {
+      ecc_u += *w.ecc_uncorrected_delta;
+      any_u = true;
+    }
   }
   if (all_energy) m.energy_joules = energy;
   m.throttle_reasons.assign(reasons.begin(), reasons.end());
@@ -102,14 +108,15 @@ TelemetryWindow merge_windows(const std::vector<TelemetryWindow>& windows) {
   m.power_p5_watts.reset();
   for (const auto& w : windows) {
     if (w.power_p5_watts) {
-      m.power_p5_watts = m.power_p5_watts ? std::min(*m.power_p5_watts, *w.power_p5_watts)
-                                          : *w.power_p5_watts;
+      m.power_p5_watts =
+          m.power_p5_watts ? std::min(*m.power_p5_watts, *w.power_p5_watts) : *w.power_p5_watts;
     }
   }
   m.sm_clock_mean_mhz = weighted(windows, &TelemetryWindow::sm_clock_mean_mhz);
   m.sm_clock_ratio = weighted(windows, &TelemetryWindow::sm_clock_ratio);
   m.memory_clock_mean_mhz = weighted(windows, &TelemetryWindow::memory_clock_mean_mhz);
-  m.gpu_utilization_mean_percent = weighted(windows, &TelemetryWindow::gpu_utilization_mean_percent);
+  m.gpu_utilization_mean_percent =
+      weighted(windows, &TelemetryWindow::gpu_utilization_mean_percent);
   m.memory_utilization_mean_percent =
       weighted(windows, &TelemetryWindow::memory_utilization_mean_percent);
   m.temperature_max_celsius = maximum(windows, &TelemetryWindow::temperature_max_celsius);
@@ -177,14 +184,14 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
     r.metrics.push_back({o.work.rate_metric + "_best", work / best, unit,
                          what + " per op / fastest sample's time per op"});
     if (o.peak_rate > 0) {
-      r.metrics.push_back({"fraction_of_peak", (work / median) / o.peak_rate, "1",
-                           "median rate / " + short_number(o.peak_rate) + " " + unit + " (" +
-                               o.peak_source + ")"});
+      r.metrics.push_back(
+          {"fraction_of_peak", (work / median) / o.peak_rate, "1",
+           "median rate / " + short_number(o.peak_rate) + " " + unit + " (" + o.peak_source + ")"});
     }
   }
-  r.metrics.push_back({"time_per_op", median, "s", "median of " +
-                                                       std::to_string(t.samples_seconds.size()) +
-                                                       " samples (" + o.timer + ")"});
+  r.metrics.push_back(
+      {"time_per_op", median, "s",
+       "median of " + std::to_string(t.samples_seconds.size()) + " samples (" + o.timer + ")"});
   for (const auto& [name, value] : o.extra_metrics) {
     r.metrics.push_back({name, value, unit_for_extra(name), "measured by the workload"});
   }
@@ -193,9 +200,9 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
     TelemetryWindow w = merge_windows(o.windows);
     if (w.energy_joules && *w.energy_joules > 0 && total_ops > 0) {
       double per_op = *w.energy_joules / static_cast<double>(total_ops);
-      r.metrics.push_back({"energy_per_op", per_op, "J",
-                           w.scope + ": energy over the window / " + std::to_string(total_ops) +
-                               " ops run in it"});
+      r.metrics.push_back(
+          {"energy_per_op", per_op, "J",
+           w.scope + ": energy over the window / " + std::to_string(total_ops) + " ops run in it"});
       if (work > 0) {
         r.metrics.push_back({flop_rate ? "flops_per_joule" : "bytes_per_joule", work / per_op,
                              flop_rate ? "FLOP/J" : "B/J", w.scope});
@@ -210,9 +217,10 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
                                    " W x " + short_number(w.duration_seconds) + " s) / " +
                                    std::to_string(total_ops) + " ops"});
           if (work > 0) {
-            r.metrics.push_back({flop_rate ? "flops_per_joule_above_idle" : "bytes_per_joule_above_idle",
-                                 work / above_per_op, flop_rate ? "FLOP/J" : "B/J",
-                                 w.scope + ", idle power subtracted"});
+            r.metrics.push_back(
+                {flop_rate ? "flops_per_joule_above_idle" : "bytes_per_joule_above_idle",
+                 work / above_per_op, flop_rate ? "FLOP/J" : "B/J",
+                 w.scope + ", idle power subtracted"});
           }
         }
       }
@@ -222,7 +230,8 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
     r.telemetry = std::move(w);
   }
   if (t.seconds_per_op.cv > kHighVarianceCv) r.flags.push_back("high_variance");
-  if (t.seconds_per_op.cv > policy.max_noise && t.stop_reason.find("time_cap") != std::string::npos) {
+  if (t.seconds_per_op.cv > policy.max_noise &&
+      t.stop_reason.find("time_cap") != std::string::npos) {
     r.flags.push_back("noise_target_not_reached");
   }
 

@@ -233,8 +233,9 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
     }
     SamplingPolicy policy = base_policy;
     if (stop_cause.empty() && deadline) {
-      double left = std::chrono::duration<double>(*deadline - std::chrono::system_clock::now())
-                        .count() - kDeadlineMarginSeconds;
+      double left =
+          std::chrono::duration<double>(*deadline - std::chrono::system_clock::now()).count() -
+          kDeadlineMarginSeconds;
       if (left < c.estimated_seconds) {
         char buf[128];
         std::snprintf(buf, sizeof buf, "time budget: needs ~%.0f s, %.0f s left before %s",
@@ -258,8 +259,8 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
     CaseOutcome outcome;
     outcome.started_at = now_iso8601_utc();
     if (const auto it = report.target_telemetry.find(c.targets.front());
-        it != report.target_telemetry.end() && it->is_object() && it->contains("idle_power_watts") &&
-        (*it)["idle_power_watts"].is_number()) {
+        it != report.target_telemetry.end() && it->is_object() &&
+        it->contains("idle_power_watts") && (*it)["idle_power_watts"].is_number()) {
       outcome.idle_power_watts = (*it)["idle_power_watts"].get<double>();
     }
     std::unique_ptr<kernels::Workload> workload;

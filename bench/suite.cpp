@@ -7,9 +7,12 @@ namespace gpusizer::bench {
 
 std::string to_string(Suite s) {
   switch (s) {
-    case Suite::quick: return "quick";
-    case Suite::standard: return "standard";
-    case Suite::full: return "full";
+    case Suite::quick:
+      return "quick";
+    case Suite::standard:
+      return "standard";
+    case Suite::full:
+      return "full";
   }
   return "quick";
 }

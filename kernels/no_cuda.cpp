@@ -12,6 +12,8 @@ GpuDiscovery discover_cuda(const DiscoveryOptions&) {
   return g;
 }
 
-bool built_with_cuda() { return false; }
+bool built_with_cuda() {
+  return false;
+}
 
 }  // namespace gpusizer::kernels

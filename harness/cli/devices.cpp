@@ -43,7 +43,8 @@ void register_devices(CLI::App& app, Action& action) {
       }
       for (const auto& g : inventory.gpus) {
         std::cout << g.id << ": MIG " << g.mig_mode
-                  << (g.mig_pending_mode != g.mig_mode ? " (pending " + g.mig_pending_mode + ")" : "")
+                  << (g.mig_pending_mode != g.mig_mode ? " (pending " + g.mig_pending_mode + ")"
+                                                       : "")
                   << "\n";
       }
       return 0;

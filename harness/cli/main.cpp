@@ -8,11 +8,12 @@
 
 int main(int argc, char** argv) {
   using namespace gpusizer;
-  CLI::App app{"gpusizer: measure GPUs, MIG slices and the CPU under Google Benchmark, then size "
-               "instance type x count x purchase option from the reports"};
+  CLI::App app{
+      "gpusizer: measure GPUs, MIG slices and the CPU under Google Benchmark, then size "
+      "instance type x count x purchase option from the reports"};
   app.require_subcommand(1);
-  app.set_version_flag("--version",
-                       "gpusizer " + current_tool().version + " (" + current_tool().git_revision + ")");
+  app.set_version_flag(
+      "--version", "gpusizer " + current_tool().version + " (" + current_tool().git_revision + ")");
   cli::Action action;
   cli::register_run(app, action);
   cli::register_devices(app, action);

@@ -38,10 +38,11 @@ int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& sett
       for (char& c : safe) {
         if (c == '/') c = '_';
       }
-      spec.report = dir / ("." + report_path.filename().string() + "." + safe + "." + mode + ".json");
+      spec.report =
+          dir / ("." + report_path.filename().string() + "." + safe + "." + mode + ".json");
       std::filesystem::remove(spec.report);
-      spec.argv = {exe, "run", "--child", "--no-cpu", "--no-progress", "--suite", settings.suite,
-                   "--out", spec.report.string()};
+      spec.argv = {exe,       "run",          "--child", "--no-cpu",          "--no-progress",
+                   "--suite", settings.suite, "--out",   spec.report.string()};
       if (settings.tiny) spec.argv.push_back("--tiny");
       if (!settings.filter.empty()) spec.argv.push_back("--filter=" + settings.filter);
       for (const auto& a : settings.benchmark_args) spec.argv.push_back(a);

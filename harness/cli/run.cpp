@@ -38,9 +38,9 @@ struct RunArgs {
   bool no_telemetry = false;
   bool progress = false;
   bool no_progress = false;
-  bool imds = false;                  // opt-in: ask the EC2 metadata service for the type
-  bool child = false;                 // set on MIG children: no recursion
-  std::string mig_mode = "both";      // isolated | concurrent | both | off
+  bool imds = false;              // opt-in: ask the EC2 metadata service for the type
+  bool child = false;             // set on MIG children: no recursion
+  std::string mig_mode = "both";  // isolated | concurrent | both | off
   std::string telemetry_period = "25ms";
   std::vector<std::string> command_line;
 };
@@ -51,7 +51,8 @@ std::vector<int> parse_gpu_list(const std::string& text) {
   std::string item;
   while (std::getline(ss, item, ',')) {
     if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos) {
-      throw InputError("--gpus: expected a comma-separated list of GPU indices, got \"" + text + "\"");
+      throw InputError("--gpus: expected a comma-separated list of GPU indices, got \"" + text +
+                       "\"");
     }
     out.push_back(std::stoi(item));
   }
@@ -92,7 +93,8 @@ void inherit_settings(RunArgs& a, std::vector<std::string>& extras, const CLI::A
 
 int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd) {
   if (!a.resume.empty()) {
-    if (!std::filesystem::exists(a.resume)) throw InputError(a.resume + ": no such file (--resume)");
+    if (!std::filesystem::exists(a.resume))
+      throw InputError(a.resume + ": no such file (--resume)");
     inherit_settings(a, extras, cmd);
   }
   bench::RunOptions o;
@@ -100,7 +102,8 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   o.tiny = a.tiny;
   if (!a.resume.empty()) o.resume = a.resume;
   o.out = !a.out.empty() ? a.out : (!a.resume.empty() ? a.resume : default_report_name(a.suite));
-  if (!a.time_budget.empty()) o.time_budget_seconds = parse_duration_seconds(a.time_budget, "--time-budget");
+  if (!a.time_budget.empty())
+    o.time_budget_seconds = parse_duration_seconds(a.time_budget, "--time-budget");
   if (!a.deadline.empty()) o.deadline = parse_utc_time(a.deadline, "--deadline");
   o.filter = a.filter;
   std::filesystem::path out_dir = std::filesystem::absolute(o.out).parent_path();
@@ -134,7 +137,8 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
 
   if (a.mig_mode != "isolated" && a.mig_mode != "concurrent" && a.mig_mode != "both" &&
       a.mig_mode != "off") {
-    throw InputError("--mig-mode: expected isolated, concurrent, both or off, got \"" + a.mig_mode + "\"");
+    throw InputError("--mig-mode: expected isolated, concurrent, both or off, got \"" + a.mig_mode +
+                     "\"");
   }
   telemetry::TelemetryOptions topt;
   topt.enabled = !a.no_telemetry;
@@ -179,18 +183,21 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
 }  // namespace
 
 void register_run(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand(
-      "run", "Run a benchmark suite on every target and write the JSON report "
-             "(Google Benchmark flags --benchmark_* are passed through)");
+  auto* cmd = app.add_subcommand("run",
+                                 "Run a benchmark suite on every target and write the JSON report "
+                                 "(Google Benchmark flags --benchmark_* are passed through)");
   auto a = std::make_shared<RunArgs>();
   cmd->allow_extras();
   cmd->add_option("--suite", a->suite, "quick (default, ~1 min per device) | standard | full");
   cmd->add_option("--out,-o", a->out, "Report file (default gpusizer-<host>-<suite>-<time>.json)");
   cmd->add_option("--resume", a->resume, "Continue this report: skip what it already records");
-  cmd->add_option("--time-budget", a->time_budget, "Stop cleanly within this time, e.g. 10m, 1h30m");
-  cmd->add_option("--deadline", a->deadline, "Stop cleanly before this UTC time, e.g. 2026-12-01T11:00:00Z");
+  cmd->add_option("--time-budget", a->time_budget,
+                  "Stop cleanly within this time, e.g. 10m, 1h30m");
+  cmd->add_option("--deadline", a->deadline,
+                  "Stop cleanly before this UTC time, e.g. 2026-12-01T11:00:00Z");
   cmd->add_option("--filter", a->filter, "Regex on benchmark ids; a leading '-' excludes");
-  cmd->add_option("--io-dir", a->io_dir, "Folder for I/O benchmark files (default: the report's folder)");
+  cmd->add_option("--io-dir", a->io_dir,
+                  "Folder for I/O benchmark files (default: the report's folder)");
   cmd->add_option("--instance-type", a->instance_type, "Instance type to record, e.g. p5.48xlarge");
   cmd->add_flag("--imds", a->imds,
                 "Ask the EC2 instance metadata service (IMDSv2, link-local) for the instance type");
@@ -201,9 +208,11 @@ void register_run(CLI::App& app, Action& action) {
   cmd->add_flag("--no-telemetry", a->no_telemetry, "Do not sample power/clocks");
   cmd->add_flag("--list", a->list, "Print the planned benchmark ids and exit");
   cmd->add_flag("--tiny", a->tiny, "Smoke-test sizes (seconds, not minutes; not for sizing)");
-  cmd->add_option("--mig-mode", a->mig_mode,
-                  "MIG slices: isolated (one at a time), concurrent (all at once), both (default), off");
-  cmd->add_option("--telemetry-period", a->telemetry_period, "NVML/RAPL sampling period (default 25ms)");
+  cmd->add_option(
+      "--mig-mode", a->mig_mode,
+      "MIG slices: isolated (one at a time), concurrent (all at once), both (default), off");
+  cmd->add_option("--telemetry-period", a->telemetry_period,
+                  "NVML/RAPL sampling period (default 25ms)");
   cmd->add_flag("--child", a->child, "Internal: this run is a MIG child of another gpusizer run")
       ->group("");
   cmd->add_flag("--progress", a->progress, "Progress on stderr even when it is not a terminal");

@@ -33,8 +33,10 @@ class ChildRuns : public ::testing::Test {
     ChildSpec s;
     s.target = slice(profile, gi);
     s.report = dir_ / (profile + std::to_string(gi) + ".json");
-    s.argv = {GPUSIZER_BINARY, "run", "--tiny", "--no-gpu", "--no-progress", "--no-telemetry",
-              "--filter", "stream_triad", "--mig-mode", "off", "--out", s.report.string()};
+    s.argv = {GPUSIZER_BINARY, "run",           "--tiny",
+              "--no-gpu",      "--no-progress", "--no-telemetry",
+              "--filter",      "stream_triad",  "--mig-mode",
+              "off",           "--out",         s.report.string()};
     s.child_target_id = "cpu";
     return s;
   }

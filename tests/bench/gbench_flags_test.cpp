@@ -7,9 +7,9 @@ namespace gpusizer::bench {
 namespace {
 
 TEST(GbenchFlags, SplitsWhatGpusizerHandlesFromPassthrough) {
-  BenchmarkFlags f = parse_benchmark_flags({"--benchmark_repetitions=3", "--benchmark_out=gb.json",
-                                            "--benchmark_min_time=0.25",
-                                            "--benchmark_filter=gemm"});
+  BenchmarkFlags f =
+      parse_benchmark_flags({"--benchmark_repetitions=3", "--benchmark_out=gb.json",
+                             "--benchmark_min_time=0.25", "--benchmark_filter=gemm"});
   EXPECT_EQ(f.passthrough, std::vector<std::string>{"--benchmark_repetitions=3"});
   EXPECT_EQ(f.out->string(), "gb.json");
   EXPECT_DOUBLE_EQ(*f.min_time_seconds, 0.25);

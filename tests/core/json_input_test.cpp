@@ -48,7 +48,9 @@ TEST(JsonInput, RejectsUnknownFieldsAndValues) {
   JsonInput in(doc, "t.json");
   EXPECT_EQ(error_of([&] { in.allow_only({"kind"}); }),
             "t.json: /colour: unknown field (expected one of: kind)");
-  EXPECT_EQ(error_of([&] { in.at("kind").one_of({"cpu", "gpu"}); }),
+  EXPECT_EQ(error_of([&] {
+              in.at("kind").one_of({"cpu", "gpu"});
+            }),
             "t.json: /kind: expected one of cpu, gpu, got the string \"tpu\"");
 }
 

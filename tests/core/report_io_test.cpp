@@ -17,14 +17,34 @@ Report sample_report() {
   r.finished_at = "2026-11-30T10:01:00.000Z";
   r.status = "complete";
   r.suite = "quick";
-  r.host = {"node-1", "Debian GNU/Linux 12", "6.1.0 x86_64", "AMD EPYC", 2, 1, 1ull << 34,
+  r.host = {"node-1",
+            "Debian GNU/Linux 12",
+            "6.1.0 x86_64",
+            "AMD EPYC",
+            2,
+            1,
+            1ull << 34,
             InstanceType{"p5.48xlarge", "--instance-type"}};
-  Target cpu{"cpu", "cpu", "AMD EPYC", std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-             1ull << 34, {{"logical_cpus", 2}}};
-  Target gpu{"gpu0", "gpu", "NVIDIA H200", "GPU-1234", 0, std::nullopt, std::nullopt, 150ull << 30,
+  Target cpu{"cpu",        "cpu",        "AMD EPYC", std::nullopt,         std::nullopt,
+             std::nullopt, std::nullopt, 1ull << 34, {{"logical_cpus", 2}}};
+  Target gpu{"gpu0",
+             "gpu",
+             "NVIDIA H200",
+             "GPU-1234",
+             0,
+             std::nullopt,
+             std::nullopt,
+             150ull << 30,
              {{"compute_capability", "9.0"}}};
-  Target mig{"gpu0/mig-1g.18gb-gi7-ci0", "mig", "NVIDIA H200 MIG 1g.18gb", "MIG-abcd",
-             std::nullopt, "gpu0", "1g.18gb", 18ull << 30, nlohmann::json::object()};
+  Target mig{"gpu0/mig-1g.18gb-gi7-ci0",
+             "mig",
+             "NVIDIA H200 MIG 1g.18gb",
+             "MIG-abcd",
+             std::nullopt,
+             "gpu0",
+             "1g.18gb",
+             18ull << 30,
+             nlohmann::json::object()};
   r.targets = {cpu, gpu, mig};
   Record rec;
   rec.id = "memory/stream_triad/cpu/bytes=1048576";

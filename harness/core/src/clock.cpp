@@ -21,7 +21,9 @@ std::string iso8601_utc(SystemTime t) {
   return buf;
 }
 
-std::string now_iso8601_utc() { return iso8601_utc(std::chrono::system_clock::now()); }
+std::string now_iso8601_utc() {
+  return iso8601_utc(std::chrono::system_clock::now());
+}
 
 double parse_duration_seconds(std::string_view text, std::string_view what) {
   static const std::regex whole(R"(^\s*((\d+(\.\d+)?)(h|m|s|ms)?\s*)+$)");
@@ -32,7 +34,8 @@ double parse_duration_seconds(std::string_view text, std::string_view what) {
                      s + "\"");
   }
   double total = 0;
-  for (auto it = std::sregex_iterator(s.begin(), s.end(), part); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), part); it != std::sregex_iterator();
+       ++it) {
     double v = std::stod((*it)[1].str());
     std::string unit = (*it)[3].str();
     if (unit == "h") {

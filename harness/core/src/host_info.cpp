@@ -107,7 +107,9 @@ std::string sysfs_root() {
   return root ? root : "";
 }
 
-ToolInfo current_tool() { return ToolInfo{"gpusizer", GPUSIZER_VERSION, GPUSIZER_GIT_REVISION}; }
+ToolInfo current_tool() {
+  return ToolInfo{"gpusizer", GPUSIZER_VERSION, GPUSIZER_GIT_REVISION};
+}
 
 Host collect_host() {
   const std::string root = sysfs_root();
@@ -145,21 +147,18 @@ Target cpu_target() {
   t.name = cpu.model.empty() ? "unknown CPU" : cpu.model;
   t.memory_bytes = read_mem_total(root);
   nlohmann::json features = nlohmann::json::array();
-  for (const char* f : {"avx2", "fma", "avx512f", "avx512_bf16", "amx_bf16", "amx_int8", "asimd",
-                        "sve"}) {
+  for (const char* f :
+       {"avx2", "fma", "avx512f", "avx512_bf16", "amx_bf16", "amx_int8", "asimd", "sve"}) {
     if (cpu.flags.count(f)) features.push_back(f);
   }
-  t.attributes = {{"logical_cpus", cpu.logical},
-                  {"physical_cores", cpu.physical_cores},
-                  {"sockets", cpu.sockets},
-                  {"numa_nodes", count_numa_nodes(root)},
-                  {"isa_features", features},
-                  {"l3_cache_bytes", 0}};
+  t.attributes = {{"logical_cpus", cpu.logical}, {"physical_cores", cpu.physical_cores},
+                  {"sockets", cpu.sockets},      {"numa_nodes", count_numa_nodes(root)},
+                  {"isa_features", features},    {"l3_cache_bytes", 0}};
   // Largest cache level the kernel lists for cpu0 (bytes), to size arrays far beyond it.
   std::uint64_t largest = 0;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(
-           root + "/sys/devices/system/cpu/cpu0/cache", ec)) {
+  for (const auto& e :
+       std::filesystem::directory_iterator(root + "/sys/devices/system/cpu/cpu0/cache", ec)) {
     std::string size = read_first_line(e.path().string() + "/size");
     if (size.empty()) continue;
     std::uint64_t v = std::strtoull(size.c_str(), nullptr, 10);

@@ -142,15 +142,15 @@ ImdsResult query_imds_instance_type(double timeout_seconds) {
                               "Connection: close\r\n\r\n",
                           timeout_seconds);
   if (!token.error.empty() || token.status != 200 || token.body.empty()) {
-    result.error = "IMDSv2 token: " + (token.error.empty() ? "HTTP " + std::to_string(token.status)
-                                                           : token.error);
+    result.error = "IMDSv2 token: " +
+                   (token.error.empty() ? "HTTP " + std::to_string(token.status) : token.error);
     return result;
   }
-  HttpResult type = http(ep,
-                         "GET /latest/meta-data/instance-type HTTP/1.1\r\n" + host +
-                             "X-aws-ec2-metadata-token: " + token.body +
-                             "\r\nConnection: close\r\n\r\n",
-                         timeout_seconds);
+  HttpResult type =
+      http(ep,
+           "GET /latest/meta-data/instance-type HTTP/1.1\r\n" + host +
+               "X-aws-ec2-metadata-token: " + token.body + "\r\nConnection: close\r\n\r\n",
+           timeout_seconds);
   if (!type.error.empty() || type.status != 200) {
     result.error = "IMDSv2 instance-type: " +
                    (type.error.empty() ? "HTTP " + std::to_string(type.status) : type.error);

@@ -100,8 +100,7 @@ JsonInput JsonInput::at(std::string_view key) const {
   expect_object();
   auto it = value_->find(key);
   if (it == value_->end()) {
-    JsonInput(*value_, source_, pointer_ + "/" + escape_token(key))
-        .fail("missing required field");
+    JsonInput(*value_, source_, pointer_ + "/" + escape_token(key)).fail("missing required field");
   }
   return JsonInput(*it, source_, pointer_ + "/" + escape_token(key));
 }

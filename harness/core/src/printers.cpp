@@ -38,7 +38,7 @@ std::string verification_mark(const Record& r) {
   if (r.status == "error") return "error";
   return r.verification.status == "passed"   ? "passed"
          : r.verification.status == "failed" ? "FAILED"
-                                              : "n/a";
+                                             : "n/a";
 }
 
 }  // namespace
@@ -67,7 +67,8 @@ std::string format_value(double value, const std::string& unit) {
 std::string format_parameters(const nlohmann::json& parameters) {
   std::string out;
   for (const auto& [key, value] : parameters.items()) {
-    if (key == "directory" || key == "weight" || key == "element" || key == "busbw_factor") continue;
+    if (key == "directory" || key == "weight" || key == "element" || key == "busbw_factor")
+      continue;
     std::string v;
     if (value.is_number_unsigned() || value.is_number_integer()) {
       bool bytes = key.find("bytes") != std::string::npos;

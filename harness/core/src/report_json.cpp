@@ -102,15 +102,35 @@ json to_json(const TelemetryWindow& w) {
 }
 
 TelemetryWindow telemetry_from_json(const JsonInput& in) {
-  in.allow_only({"source", "scope", "unavailable_reason", "duration_seconds", "sample_count",
-                 "sample_period_seconds", "energy_joules", "energy_method", "power_field",
-                 "power_mean_watts", "power_peak_watts", "power_p5_watts", "power_p95_watts",
-                 "sm_clock_mean_mhz", "sm_clock_default_mhz", "sm_clock_ratio",
-                 "memory_clock_mean_mhz", "gpu_utilization_mean_percent",
-                 "memory_utilization_mean_percent", "temperature_max_celsius", "throttle_reasons",
-                 "throttled", "ecc_corrected_delta", "ecc_uncorrected_delta",
-                 "ecc_errors_during_run", "attribution", "energy_integrated_joules",
-                 "sm_clock_default_source", "notes"});
+  in.allow_only({"source",
+                 "scope",
+                 "unavailable_reason",
+                 "duration_seconds",
+                 "sample_count",
+                 "sample_period_seconds",
+                 "energy_joules",
+                 "energy_method",
+                 "power_field",
+                 "power_mean_watts",
+                 "power_peak_watts",
+                 "power_p5_watts",
+                 "power_p95_watts",
+                 "sm_clock_mean_mhz",
+                 "sm_clock_default_mhz",
+                 "sm_clock_ratio",
+                 "memory_clock_mean_mhz",
+                 "gpu_utilization_mean_percent",
+                 "memory_utilization_mean_percent",
+                 "temperature_max_celsius",
+                 "throttle_reasons",
+                 "throttled",
+                 "ecc_corrected_delta",
+                 "ecc_uncorrected_delta",
+                 "ecc_errors_during_run",
+                 "attribution",
+                 "energy_integrated_joules",
+                 "sm_clock_default_source",
+                 "notes"});
   TelemetryWindow w;
   w.source = in.at("source").one_of({"nvml", "rapl", "unavailable"});
   w.scope = in.at("scope").string();
@@ -213,10 +233,10 @@ json to_json(const Record& r) {
 }
 
 Record record_from_json(const JsonInput& in) {
-  in.allow_only({"id", "family", "operation", "target", "status", "reason", "parameters",
-                 "metrics", "bytes_per_op", "flops_per_op", "work_rule", "timing", "verification",
-                 "details", "telemetry", "flags", "started_at", "duration_seconds", "repetitions",
-                 "mode"});
+  in.allow_only({"id",        "family",     "operation",        "target",       "status",
+                 "reason",    "parameters", "metrics",          "bytes_per_op", "flops_per_op",
+                 "work_rule", "timing",     "verification",     "details",      "telemetry",
+                 "flags",     "started_at", "duration_seconds", "repetitions",  "mode"});
   Record r;
   r.id = in.at("id").non_empty_string();
   r.family = in.at("family").one_of({"memory", "gemm", "io", "collectives"});
@@ -232,7 +252,8 @@ Record record_from_json(const JsonInput& in) {
     r.metrics.push_back(Metric{m.at("name").non_empty_string(), m.at("value").non_negative(),
                                m.at("unit").non_empty_string(), m.string_at("description")});
   }
-  if (r.status == "ok" && r.metrics.empty()) in.at("metrics").fail("a record with status \"ok\" needs at least one metric");
+  if (r.status == "ok" && r.metrics.empty())
+    in.at("metrics").fail("a record with status \"ok\" needs at least one metric");
   r.bytes_per_op = in.at("bytes_per_op").non_negative();
   r.flops_per_op = in.at("flops_per_op").non_negative();
   r.work_rule = in.optional_string("work_rule").value_or("");
@@ -307,9 +328,11 @@ json to_json(const Report& report) {
 }
 
 Report report_from_json(const JsonInput& in) {
-  if (!in.is_object()) in.fail("expected a gpusizer report (a JSON object), got " + describe_json(in.raw()));
+  if (!in.is_object())
+    in.fail("expected a gpusizer report (a JSON object), got " + describe_json(in.raw()));
   auto version = in.at("schema_version");
-  if (!version.raw().is_number_integer() || version.raw().get<long long>() != kReportSchemaVersion) {
+  if (!version.raw().is_number_integer() ||
+      version.raw().get<long long>() != kReportSchemaVersion) {
     version.fail("unsupported report schema_version " + describe_json(version.raw()) +
                  " (this gpusizer reads version " + std::to_string(kReportSchemaVersion) + ")");
   }
@@ -317,18 +340,21 @@ Report report_from_json(const JsonInput& in) {
                  "status", "suite", "settings", "host", "targets", "target_telemetry", "records",
                  "not_run", "warnings"});
   auto kind = in.at("kind");
-  if (kind.string() != "gpusizer.report") kind.fail("expected \"gpusizer.report\", got " + describe_json(kind.raw()));
+  if (kind.string() != "gpusizer.report")
+    kind.fail("expected \"gpusizer.report\", got " + describe_json(kind.raw()));
   Report report;
   auto tool = in.at("tool");
   tool.allow_only({"name", "version", "git_revision"});
-  report.tool = ToolInfo{tool.string_at("name"), tool.string_at("version"), tool.string_at("git_revision")};
+  report.tool =
+      ToolInfo{tool.string_at("name"), tool.string_at("version"), tool.string_at("git_revision")};
   report.command_line = string_list(in.at("command_line"));
   report.started_at = in.string_at("started_at");
   report.finished_at = in.string_at("finished_at");
   report.status = in.at("status").one_of({"running", "complete", "stopped", "failed"});
   report.suite = in.string_at("suite");
   auto settings = in.at("settings");
-  if (!settings.is_object()) settings.fail("expected an object, got " + describe_json(settings.raw()));
+  if (!settings.is_object())
+    settings.fail("expected an object, got " + describe_json(settings.raw()));
   report.settings = settings.raw();
   auto host = in.at("host");
   host.allow_only({"hostname", "os", "kernel", "cpu_model", "logical_cpus", "numa_nodes",
@@ -342,7 +368,8 @@ Report report_from_json(const JsonInput& in) {
   report.host.memory_bytes = host.at("memory_bytes").count();
   if (auto it = host.find("instance_type")) {
     it->allow_only({"value", "source"});
-    report.host.instance_type = InstanceType{it->at("value").non_empty_string(), it->string_at("source")};
+    report.host.instance_type =
+        InstanceType{it->at("value").non_empty_string(), it->string_at("source")};
   }
   for (const auto& t : in.at("targets").items()) report.targets.push_back(target_from_json(t));
   if (auto tt = in.find("target_telemetry")) {
@@ -351,7 +378,8 @@ Report report_from_json(const JsonInput& in) {
   }
   for (const auto& r : in.at("records").items()) {
     Record rec = record_from_json(r);
-    if (report.find_record(rec.id) != nullptr) r.at("id").fail("duplicate record id \"" + rec.id + "\"");
+    if (report.find_record(rec.id) != nullptr)
+      r.at("id").fail("duplicate record id \"" + rec.id + "\"");
     report.records.push_back(std::move(rec));
   }
   if (auto nr = in.find("not_run")) {

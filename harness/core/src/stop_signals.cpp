@@ -32,8 +32,12 @@ StopSignals::~StopSignals() {
   ::sigaction(SIGTERM, &g_old_term, nullptr);
 }
 
-const std::atomic<bool>& StopSignals::requested() { return g_requested; }
+const std::atomic<bool>& StopSignals::requested() {
+  return g_requested;
+}
 
-int StopSignals::signal_number() { return g_signal.load(); }
+int StopSignals::signal_number() {
+  return g_signal.load();
+}
 
 }  // namespace gpusizer

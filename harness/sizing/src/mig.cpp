@@ -157,7 +157,6 @@ class ExactPacker {
   }
 
  private:
-
   static bool is_zero(const std::vector<int>& v) {
     return std::all_of(v.begin(), v.end(), [](int x) { return x == 0; });
   }

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <cstdio>
+#include <iomanip>
 #include <sstream>
 #include <vector>
 

@@ -22,7 +22,8 @@ Suite suite_from_string(const std::string& s);  // throws InputError
 
 struct BenchCase {
   // Unique, stable id; also the Google Benchmark name. Convention:
-  // "<family>/<operation>/<target>/<param>=<value>/..." e.g. "memory/stream_triad/cpu/bytes=268435456"
+  // "<family>/<operation>/<target>/<param>=<value>/..." e.g.
+  // "memory/stream_triad/cpu/bytes=268435456"
   std::string id;
   std::string family;     // "memory" | "gemm" | "io" | "collectives"
   std::string operation;  // "stream_triad", "h2d_pinned", "bf16", "all_reduce", "p2p_ce_read"...
@@ -41,7 +42,7 @@ struct SuiteContext {
   Suite suite = Suite::quick;
   kernels::Discovery* discovery = nullptr;
   std::string io_directory;  // where I/O benchmarks create their files
-  bool tiny = false;          // smoke-test sizes (tests, CI): every case, smallest sizes
+  bool tiny = false;         // smoke-test sizes (tests, CI): every case, smallest sizes
 };
 
 using CaseList = std::vector<BenchCase>;

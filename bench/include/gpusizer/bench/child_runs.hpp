@@ -15,19 +15,19 @@
 namespace gpusizer::bench {
 
 struct ChildSpec {
-  Target target;                   // the slice (kind "mig") the child measures
-  std::vector<std::string> argv;   // full command line; argv[0] is the program path
+  Target target;                  // the slice (kind "mig") the child measures
+  std::vector<std::string> argv;  // full command line; argv[0] is the program path
   std::vector<std::pair<std::string, std::string>> env;  // added to the parent's environment
-  std::filesystem::path report;    // where the child writes its report
+  std::filesystem::path report;                          // where the child writes its report
   std::string child_target_id = "gpu0";  // how the child names the slice (its only CUDA device)
 };
 
 struct ChildResult {
   Target target;
   std::string child_target_id = "gpu0";
-  std::vector<Record> records;     // from the child's report (even after a crash)
-  std::string failure;             // "" when the child exited 0
-  int exit_code = 0;               // child's exit code, or 128 + signal
+  std::vector<Record> records;  // from the child's report (even after a crash)
+  std::string failure;          // "" when the child exited 0
+  int exit_code = 0;            // child's exit code, or 128 + signal
   double seconds = 0;
 };
 

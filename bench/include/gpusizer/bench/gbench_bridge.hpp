@@ -19,11 +19,11 @@ namespace gpusizer::bench {
 
 // Flags gpusizer interprets itself; the rest go to benchmark::Initialize.
 struct BenchmarkFlags {
-  std::vector<std::string> passthrough;  // for benchmark::Initialize
+  std::vector<std::string> passthrough;      // for benchmark::Initialize
   std::optional<std::filesystem::path> out;  // --benchmark_out
-  std::string out_format = "json";            // --benchmark_out_format (json only)
-  std::optional<double> min_time_seconds;     // --benchmark_min_time
-  std::optional<std::string> filter;          // --benchmark_filter
+  std::string out_format = "json";           // --benchmark_out_format (json only)
+  std::optional<double> min_time_seconds;    // --benchmark_min_time
+  std::optional<std::string> filter;         // --benchmark_filter
 };
 
 // Splits and checks --benchmark_* flags; throws InputError on anything else.

@@ -21,15 +21,15 @@ struct RunOptions {
   std::optional<std::filesystem::path> resume;  // continue this report
   double time_budget_seconds = 0;               // 0 = none
   std::optional<SystemTime> deadline;           // absolute UTC end
-  std::string filter;             // regex on case ids; leading '-' negates (Google Benchmark's)
-  std::string io_directory;       // where I/O benchmarks create their files
-  bool tiny = false;              // smoke sizes (tests)
+  std::string filter;        // regex on case ids; leading '-' negates (Google Benchmark's)
+  std::string io_directory;  // where I/O benchmarks create their files
+  bool tiny = false;         // smoke sizes (tests)
   bool cpu = true;
   bool gpus = true;
   std::vector<int> gpu_indices;
   std::optional<InstanceType> instance_type;
-  bool list_only = false;         // plan only: RunResult::planned_ids, nothing runs
-  int progress = -1;              // -1 auto (stderr is a terminal), 0 off, 1 on
+  bool list_only = false;                   // plan only: RunResult::planned_ids, nothing runs
+  int progress = -1;                        // -1 auto (stderr is a terminal), 0 off, 1 on
   std::vector<std::string> benchmark_args;  // --benchmark_* flags passed to Google Benchmark
   std::vector<std::string> command_line;
   std::optional<std::string> mode;  // MIG: "isolated" | "concurrent" (set by the orchestrator)
@@ -37,7 +37,7 @@ struct RunOptions {
 
 struct RunResult {
   Report report;
-  int exit_code = 0;  // 0 ok, 1 a verification failed or a benchmark errored
+  int exit_code = 0;                     // 0 ok, 1 a verification failed or a benchmark errored
   std::vector<std::string> planned_ids;  // with list_only: what would run, in order
 };
 

@@ -17,19 +17,19 @@ namespace gpusizer::bench {
 struct SamplingPolicy {
   std::size_t min_samples = 10;
   std::size_t max_samples = 2000;
-  double min_time_seconds = 0.5;     // sum of measured time before convergence may be declared
-  double max_noise = 0.005;          // coefficient of variation to reach (0.5 %)
-  double time_cap_seconds = 15;      // wall time cap for the sampling loop
+  double min_time_seconds = 0.5;      // sum of measured time before convergence may be declared
+  double max_noise = 0.005;           // coefficient of variation to reach (0.5 %)
+  double time_cap_seconds = 15;       // wall time cap for the sampling loop
   double min_sample_seconds = 0.002;  // each sample at least this long (ops batched)
 };
 
 struct SampleSet {
   std::vector<double> seconds_per_op;  // one entry per sample
   std::size_t ops_per_sample = 1;
-  std::size_t total_ops = 0;           // including the calibration run
-  double measured_seconds = 0;         // sum of timed seconds of all samples
-  double wall_seconds = 0;             // wall time of the whole loop
-  std::string stop_reason;  // "converged" | "noise_stable" | "time_cap" | "sample_cap"
+  std::size_t total_ops = 0;    // including the calibration run
+  double measured_seconds = 0;  // sum of timed seconds of all samples
+  double wall_seconds = 0;      // wall time of the whole loop
+  std::string stop_reason;      // "converged" | "noise_stable" | "time_cap" | "sample_cap"
 };
 
 // Runs `w` (already warmed up) until the policy says stop. Throws whatever the workload throws.

@@ -17,9 +17,12 @@ struct PerSuite {
   const std::vector<T>& pick(const SuiteContext& ctx) const {
     if (ctx.tiny) return tiny;
     switch (ctx.suite) {
-      case Suite::quick: return quick;
-      case Suite::standard: return standard;
-      case Suite::full: return full;
+      case Suite::quick:
+        return quick;
+      case Suite::standard:
+        return standard;
+      case Suite::full:
+        return full;
     }
     return quick;
   }

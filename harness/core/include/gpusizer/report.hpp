@@ -24,10 +24,10 @@ struct Target {
   std::string kind;  // "cpu" | "gpu" | "mig"
   std::string name;  // model: "NVIDIA H200", "AMD EPYC 9R14 96-Core Processor"
   std::optional<std::string> uuid;
-  std::optional<int> index;             // CUDA device index for GPUs
-  std::optional<std::string> parent;    // parent GPU's target id for MIG slices
-  std::optional<std::string> mig_profile;  // "1g.18gb"
-  std::uint64_t memory_bytes = 0;       // device memory (GPU/MIG) or RAM (CPU)
+  std::optional<int> index;                              // CUDA device index for GPUs
+  std::optional<std::string> parent;                     // parent GPU's target id for MIG slices
+  std::optional<std::string> mig_profile;                // "1g.18gb"
+  std::uint64_t memory_bytes = 0;                        // device memory (GPU/MIG) or RAM (CPU)
   nlohmann::json attributes = nlohmann::json::object();  // cores, NUMA, cc, SMs, clocks, PCIe...
 };
 
@@ -48,7 +48,7 @@ struct Host {
 };
 
 struct Metric {
-  std::string name;         // "bandwidth", "throughput", "fraction_of_peak", "energy_per_op"
+  std::string name;  // "bandwidth", "throughput", "fraction_of_peak", "energy_per_op"
   double value = 0;
   std::string unit;         // "B/s", "FLOP/s", "1", "J", "B/J", "FLOP/J"
   std::string description;  // how it was computed: byte/FLOP rule and which time
@@ -57,7 +57,7 @@ struct Metric {
 struct Verification {
   std::string status = "not_applicable";  // "passed" | "failed" | "not_applicable"
   std::string method;                     // "sampled entries vs double-precision reference"
-  std::string detail;                     // "max rel error 3.1e-7 (tolerance 1e-5) over 4096 entries"
+  std::string detail;  // "max rel error 3.1e-7 (tolerance 1e-5) over 4096 entries"
 };
 
 struct Timing {
@@ -67,7 +67,7 @@ struct Timing {
   std::vector<double> samples_seconds;  // per-operation time of each sample
   Summary seconds_per_op;               // statistics of samples_seconds
   double measured_seconds = 0;          // total timed time (all samples)
-  std::string stop_reason;  // "converged" | "min_samples" | "time_cap" | "sample_cap"
+  std::string stop_reason;              // "converged" | "min_samples" | "time_cap" | "sample_cap"
 };
 
 struct Record {
@@ -76,8 +76,8 @@ struct Record {
   std::string operation;  // "stream_triad", "h2d_pinned", "bf16", "all_reduce", ...
   std::string target;     // Target::id (several for collectives, joined by '+')
   nlohmann::json parameters = nlohmann::json::object();  // bytes, m/n/k, dtype, chunk...
-  std::string status;  // "ok" | "failed" (verification failed) | "error" | "skipped"
-  std::string reason;  // why skipped / what error
+  std::string status;           // "ok" | "failed" (verification failed) | "error" | "skipped"
+  std::string reason;           // why skipped / what error
   std::vector<Metric> metrics;  // the first one is the headline figure
   double bytes_per_op = 0;
   double flops_per_op = 0;
@@ -87,10 +87,10 @@ struct Record {
   std::map<std::string, std::string> details;  // algorithm name, I/O mode, NUMA node...
   std::optional<TelemetryWindow> telemetry;
   std::vector<std::string> flags;  // "throttled", "high_variance", "ecc_errors_during_run", ...
-  std::string started_at;           // ISO 8601 UTC
-  double duration_seconds = 0;      // wall time including set-up and verification
-  int repetitions = 1;              // Google Benchmark repetitions of the whole measurement
-  std::string mode;                 // MIG: "isolated" | "concurrent"; empty otherwise
+  std::string started_at;          // ISO 8601 UTC
+  double duration_seconds = 0;     // wall time including set-up and verification
+  int repetitions = 1;             // Google Benchmark repetitions of the whole measurement
+  std::string mode;                // MIG: "isolated" | "concurrent"; empty otherwise
 
   const Metric* metric(const std::string& name) const;
 };
@@ -106,7 +106,7 @@ struct Report {
   ToolInfo tool;
   std::vector<std::string> command_line;
   std::string started_at;
-  std::string finished_at;        // empty while running
+  std::string finished_at;         // empty while running
   std::string status = "running";  // "running" | "complete" | "stopped" | "failed"
   std::string suite;
   nlohmann::json settings = nlohmann::json::object();  // the run's options, as given

@@ -34,11 +34,11 @@ struct StreamCase {
 
 // Plain copies. A copy of N bytes counts N bytes (nvbandwidth's convention; the record says so).
 enum class CopyKind {
-  host_to_host,        // CPU memcpy (CPU backend)
-  host_to_device,      // H2D
-  device_to_host,      // D2H
-  device_to_device,    // D2D within one device
-  bidirectional,       // H2D and D2H at once, counted as both directions' bytes
+  host_to_host,      // CPU memcpy (CPU backend)
+  host_to_device,    // H2D
+  device_to_host,    // D2H
+  device_to_device,  // D2D within one device
+  bidirectional,     // H2D and D2H at once, counted as both directions' bytes
 };
 std::string to_string(CopyKind k);
 enum class HostMemory { pinned, pageable };
@@ -58,11 +58,11 @@ struct GemmCase {
 
 // storage -> host ring buffer -> consumer (CPU: checksum; GPU: cudaMemcpyAsync to device).
 struct IoCase {
-  std::string directory;        // where the benchmark creates its file
+  std::string directory;  // where the benchmark creates its file
   std::size_t file_bytes = 0;
   std::size_t chunk_bytes = 0;
-  int depth = 4;                // buffers in flight
-  bool to_device = false;       // GPU backends: drain into device memory
+  int depth = 4;           // buffers in flight
+  bool to_device = false;  // GPU backends: drain into device memory
 };
 
 class Backend {

@@ -17,9 +17,9 @@ struct VerificationResult {
 
 // How much work one operation does, and the counting rule stated in words for the report.
 struct WorkAmount {
-  double bytes = 0;        // bytes moved, by the stated rule (1 GB = 1e9 B)
-  double flops = 0;        // floating-point (or integer) operations, FLOP = 2*M*N*K for GEMM
-  std::string rule;        // "bytes = 3 x 8 B x N (BabelStream triad weight)"
+  double bytes = 0;  // bytes moved, by the stated rule (1 GB = 1e9 B)
+  double flops = 0;  // floating-point (or integer) operations, FLOP = 2*M*N*K for GEMM
+  std::string rule;  // "bytes = 3 x 8 B x N (BabelStream triad weight)"
   std::string rate_metric = "bandwidth";  // headline metric name: "bandwidth" | "throughput"
 };
 
