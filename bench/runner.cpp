@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 
+#include "gpusizer/bench/combined_probe.hpp"
 #include "gpusizer/bench/gbench_bridge.hpp"
 #include "gpusizer/bench/record_builder.hpp"
 #include "gpusizer/bench/suite.hpp"
@@ -265,7 +266,9 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
     }
     std::unique_ptr<kernels::Workload> workload;
     bool prepared = false;
-    TelemetryProbe& probe = probe_for(c.targets.front());
+    std::vector<TelemetryProbe*> case_probes;
+    for (const auto& t : c.targets) case_probes.push_back(&probe_for(t));
+    CombinedProbe probe(case_probes);  // one device: that device's window unchanged
 
     auto body = [&](benchmark::State& st) {
       if (outcome.skipped_reason || outcome.error) {

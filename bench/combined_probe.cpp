@@ -1,0 +1,66 @@
+#include "gpusizer/bench/combined_probe.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace gpusizer::bench {
+namespace {
+
+// Adds an optional field across windows; absent in any window -> absent in the sum.
+std::optional<double> add_all(const std::vector<TelemetryWindow>& ws,
+                              std::optional<double> TelemetryWindow::*field) {
+  double sum = 0;
+  for (const auto& w : ws) {
+    if (!(w.*field)) return std::nullopt;
+    sum += *(w.*field);
+  }
+  return sum;
+}
+
+}  // namespace
+
+void CombinedProbe::begin() {
+  for (auto* p : probes_) p->begin();
+}
+
+TelemetryWindow CombinedProbe::end() {
+  std::vector<TelemetryWindow> windows;
+  for (auto* p : probes_) windows.push_back(p->end());
+  return sum_windows(windows);
+}
+
+TelemetryWindow sum_windows(const std::vector<TelemetryWindow>& windows) {
+  if (windows.size() == 1) return windows.front();
+  TelemetryWindow s;
+  if (windows.empty()) return s;
+  s.source = windows.front().source;
+  s.scope = windows.front().scope + ", sum over " + std::to_string(windows.size()) + " devices";
+  for (const auto& w : windows) {
+    if (w.source == "unavailable") {
+      s.source = "unavailable";
+      s.unavailable_reason = w.unavailable_reason;
+    }
+  }
+  std::set<std::string> reasons;
+  for (const auto& w : windows) {
+    s.duration_seconds = std::max(s.duration_seconds, w.duration_seconds);
+    s.sample_count = std::max(s.sample_count, w.sample_count);
+    s.sample_period_seconds = std::max(s.sample_period_seconds, w.sample_period_seconds);
+    reasons.insert(w.throttle_reasons.begin(), w.throttle_reasons.end());
+    s.throttled = s.throttled || w.throttled;
+    s.ecc_errors_during_run = s.ecc_errors_during_run || w.ecc_errors_during_run;
+    s.notes.insert(s.notes.end(), w.notes.begin(), w.notes.end());
+  }
+  s.throttle_reasons.assign(reasons.begin(), reasons.end());
+  s.energy_joules = add_all(windows, &TelemetryWindow::energy_joules);
+  s.energy_integrated_joules = add_all(windows, &TelemetryWindow::energy_integrated_joules);
+  s.energy_method = windows.front().energy_method;
+  s.power_field = windows.front().power_field;
+  s.power_mean_watts = add_all(windows, &TelemetryWindow::power_mean_watts);
+  // Peaks of different devices need not coincide: the sum is an upper bound, and says so.
+  s.power_peak_watts = add_all(windows, &TelemetryWindow::power_peak_watts);
+  if (s.power_peak_watts) s.notes.push_back("power_peak_watts is the sum of per-device peaks");
+  return s;
+}
+
+}  // namespace gpusizer::bench
