@@ -51,10 +51,11 @@ fi
 # 2. Build (all cores of the GPU machine).
 build="$root/build-gpu"
 step "configure"
-timeout "$(cap 120)" cmake -S "$root" -B "$build" "${cmake_args[@]}" > "$out/configure.log" 2>&1 \
-  || { tail -30 "$out/configure.log"; echo "gpu-check: configure failed"; exit 1; }
+# Configure and build share one log: $OUT brings back at most 8 files.
+timeout "$(cap 120)" cmake -S "$root" -B "$build" "${cmake_args[@]}" > "$out/build.log" 2>&1 \
+  || { tail -30 "$out/build.log"; echo "gpu-check: configure failed"; exit 1; }
 step "build"
-timeout "$(cap 240)" cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 \
+timeout "$(cap 240)" cmake --build "$build" -j "$(nproc)" >> "$out/build.log" 2>&1 \
   || { grep -E "error|Error" "$out/build.log" | head -30; echo "gpu-check: build failed (log: build.log)"; }
 
 # 3. GPU tests (a skipped test is reported as skipped, never as passed).
@@ -64,7 +65,14 @@ timeout "$(cap 150)" ctest --test-dir "$build" -L gpu --output-on-failure --outp
 gpu_rc=$?
 tail -25 "$out/gpu-tests.log"
 
-# 4. Quick suite.
+# 4. PyTorch reference on the same GPU in the same session (the image's python3 holds torch).
+if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2> /dev/null; then
+  step "pytorch reference"
+  timeout "$(cap 60)" python3 "$root/scripts/torch_reference.py" measure > "$out/torch_reference.json" \
+    || echo "gpu-check: pytorch reference failed"
+fi
+
+# 5. Quick suite.
 step "quick suite"
 if [ -x "$build/gpusizer" ]; then
   suite_s=$(cap 210)
@@ -78,6 +86,10 @@ if [ -x "$build/gpusizer" ]; then
   tail -40 "$out/quick.log"
 else
   echo "gpu-check: $build/gpusizer was not built"; quick_rc=1
+fi
+if [ -s "$out/torch_reference.json" ] && [ -s "$out/report.json" ]; then
+  step "gpusizer vs pytorch"
+  python3 "$root/scripts/torch_reference.py" compare "$out/torch_reference.json" "$out/report.json" || true
 fi
 step "done: gpu tests rc=$gpu_rc, quick suite rc=$quick_rc; outputs in $out"
 [ "$gpu_rc" -eq 0 ] && [ "$quick_rc" -eq 0 ]
