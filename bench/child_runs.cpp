@@ -84,7 +84,9 @@ ChildResult finish(const Running& r, int status) {
   std::error_code ec;
   if (std::filesystem::exists(r.spec->report, ec)) {
     try {
-      out.records = load_report(r.spec->report).records;
+      Report child = load_report(r.spec->report);
+      out.records = std::move(child.records);
+      out.warnings = std::move(child.warnings);
     } catch (const std::exception& e) {
       if (out.failure.empty()) out.failure = std::string("child report unreadable: ") + e.what();
     }
@@ -169,6 +171,12 @@ void merge_child_result(Report& parent, const ChildResult& result, const std::st
     }
     r.mode = mode;
     if (parent.find_record(r.id) == nullptr) parent.records.push_back(std::move(r));
+  }
+  if (result.failure.empty() && result.records.empty()) {
+    std::string why =
+        result.warnings.empty() ? "" : " (the child said: " + result.warnings.front() + ")";
+    parent.warnings.push_back("MIG slice " + result.target.id + " (" + mode +
+                              "): the child measured nothing" + why);
   }
   if (!result.failure.empty()) {
     parent.warnings.push_back("MIG slice " + result.target.id + " (" + mode +

@@ -162,6 +162,8 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
     add_warning(report, "P2P / all-to-host not run: " + discovery.multi_gpu_unavailable_reason);
   }
   for (const auto& w : discovery.warnings) add_warning(report, w);
+  for (const auto& t : options.extra_targets) add_target(report, t);
+  for (const auto& w : options.extra_warnings) add_warning(report, w);
 
   SuiteContext ctx{options.suite, &discovery, options.io_directory, options.tiny};
   CaseList planned = plan_cases(ctx);

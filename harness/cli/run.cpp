@@ -2,6 +2,7 @@
 // the report after every finished benchmark, and prints the devices and the results.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -91,6 +92,41 @@ void inherit_settings(RunArgs& a, std::vector<std::string>& extras, const CLI::A
   }
 }
 
+// Removes GPUs in MIG mode from the whole-GPU run, records them as targets (the slices' parents)
+// and says why they have no whole-GPU records.
+void exclude_mig_gpus(const telemetry::NvmlInventory& inventory, bench::RunOptions& o) {
+  std::vector<int> whole;
+  bool any_mig = false;
+  for (const auto& g : inventory.gpus) {
+    const int index = static_cast<int>(g.index);
+    const bool selected =
+        o.gpu_indices.empty() ||
+        std::find(o.gpu_indices.begin(), o.gpu_indices.end(), index) != o.gpu_indices.end();
+    if (!selected) continue;
+    if (g.mig_mode == "enabled") {
+      any_mig = true;
+      Target parent;
+      parent.id = g.id;
+      parent.kind = "gpu";
+      parent.name = g.name;
+      parent.uuid = g.uuid;
+      parent.index = index;
+      parent.attributes = {{"mig_mode", "enabled"}, {"source", "NVML"}};
+      o.extra_targets.push_back(parent);
+      o.extra_warnings.push_back(g.id + " (" + g.name +
+                                 "): MIG enabled; measured per MIG slice, not as a whole GPU");
+    } else {
+      whole.push_back(index);
+    }
+  }
+  if (!any_mig) return;
+  if (whole.empty()) {
+    o.gpus = false;  // every selected GPU is partitioned: the slices are the GPU targets
+  } else {
+    o.gpu_indices = whole;
+  }
+}
+
 int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd) {
   if (!a.resume.empty()) {
     if (!std::filesystem::exists(a.resume))
@@ -146,6 +182,16 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   if (a.tiny || a.child) topt.idle_seconds = a.tiny ? 0.2 : topt.idle_seconds;
   std::unique_ptr<TelemetryProvider> telemetry = make_telemetry_provider(topt);
   if (a.child) o.mode = std::nullopt;
+
+  // GPUs in MIG mode are measured per slice (child processes below), never as a whole GPU: a
+  // CUDA process would see one slice and report it under the GPU's name.
+  telemetry::NvmlInventory inventory;
+  if (!a.child && o.gpus) {
+    ::setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 0);  // CUDA's indices = NVML's (unless set)
+    inventory = telemetry::nvml_inventory();
+    exclude_mig_gpus(inventory, o);
+  }
+
   bench::RunResult result = bench::run_suite(o, telemetry.get(), std::cerr);
   if (o.list_only) {
     for (const auto& id : result.planned_ids) std::cout << id << "\n";
@@ -153,8 +199,7 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   }
 
   // MIG slices: one child process per slice (a CUDA process sees one MIG device only).
-  if (!a.child && o.gpus && a.mig_mode != "off") {
-    telemetry::NvmlInventory inventory = telemetry::nvml_inventory();
+  if (!a.child && a.mig_mode != "off") {
     if (!inventory.mig_targets.empty()) {
       MigRunSettings ms;
       if (a.mig_mode == "both") {

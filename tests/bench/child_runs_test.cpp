@@ -88,6 +88,22 @@ TEST_F(ChildRuns, ConcurrentChildrenRunTogether) {
   for (const auto& r : results) EXPECT_EQ(r.failure, "child wrote no report");
 }
 
+TEST_F(ChildRuns, AChildThatMeasuresNothingIsSaidWithItsReason) {
+  // A child whose filter matches nothing on its target exits 0 with an empty report.
+  ChildSpec spec = good("1g.18gb", 5);
+  spec.argv[7] = "no-such-benchmark";  // the --filter value
+  auto results = run_children({spec}, false, 30.0);
+  ASSERT_EQ(results[0].failure, "");
+  EXPECT_TRUE(results[0].records.empty());
+  Report parent;
+  merge_child_result(parent, results[0], "isolated");
+  ASSERT_EQ(parent.warnings.size(), 1u);
+  EXPECT_NE(parent.warnings[0].find("gpu0/mig-1g.18gb-gi5-ci0 (isolated): the child measured "
+                                    "nothing"),
+            std::string::npos)
+      << parent.warnings[0];
+}
+
 TEST_F(ChildRuns, MissingProgramIsAFailureNotACrash) {
   ChildSpec s = shell("1g.18gb", 1, "");
   s.argv = {"/nonexistent/gpusizer"};

@@ -139,3 +139,25 @@ TEST(SizingMig, SaysSoWhenThePackingIsNotProvenOptimal) {
     EXPECT_TRUE(packing.search_note.empty());  // at the bound: optimal, nothing to say
   }
 }
+
+TEST(SizingMig, SliceNamedLikeCudaAndNvmlNameItMapsToItsModel) {
+  // CUDA and NVML name a slice "<model> MIG <profile>"; a child-process report carries the slice
+  // but not always its parent GPU target. Both must resolve to the catalog's "Test GPU" (TG).
+  auto cj = test_catalog();
+  Catalog c = catalog_from_json(gpusizer::JsonInput(cj, "c.json"));
+  gpusizer::Target slice;
+  slice.id = "gpu0/mig-1g.18gb-gi7-ci0";
+  slice.kind = "mig";
+  slice.name = "Test GPU MIG 1g.18gb";
+  slice.parent = "gpu0";
+  slice.mig_profile = "1g.18gb";
+  auto gemm = record("gemm/bf16/gpu0/mig-1g.18gb-gi7-ci0", "gemm", "bf16", slice.id, "throughput",
+                     20e12, "FLOP/s");
+  gemm.mode = "concurrent";
+  auto path = save("mig-slice-only.json", report_with({slice}, {gemm}));
+  auto table = build_capabilities({load_report_file(path)}, c);
+  EXPECT_TRUE(table.warnings.empty()) << table.warnings.front();
+  const DeviceCapability* d = table.mig("TG", "1g.18gb");
+  ASSERT_NE(d, nullptr);
+  EXPECT_DOUBLE_EQ(d->flops.at("bf16").value, 20e12);
+}

@@ -100,6 +100,18 @@ DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
   return cap;
 }
 
+// The accelerator model of a target. A MIG slice is named by CUDA and NVML "<model> MIG
+// <profile>" ("NVIDIA H200 MIG 1g.18gb"): its model is its parent GPU's name when the report has
+// the parent, else the name without the " MIG <profile>" suffix.
+std::string model_name(const Report& report, const Target& t) {
+  if (t.kind != "mig") return t.name;
+  if (t.parent) {
+    if (const Target* parent = report.find_target(*t.parent)) return parent->name;
+  }
+  const auto pos = t.name.find(" MIG ");
+  return pos == std::string::npos ? t.name : t.name.substr(0, pos);
+}
+
 std::string mode_for_mig(const LoadedReport& lr, const Target& t) {
   bool concurrent = false;
   for (const auto& r : lr.report.records) {
@@ -173,8 +185,7 @@ CapabilityTable build_capabilities(const std::vector<LoadedReport>& reports,
         cap = target_capability(lr, t, "");
         cap.accelerator = t.name;
       } else {
-        // A MIG target's name is its parent GPU's model.
-        const Accelerator* acc = catalog.accelerator_for_report_name(t.name);
+        const Accelerator* acc = catalog.accelerator_for_report_name(model_name(lr.report, t));
         if (acc == nullptr) {
           table.warnings.push_back(lr.file + ": target " + t.id + " \"" + t.name +
                                    "\" matches no catalog accelerator (add its name to "

@@ -33,6 +33,10 @@ struct RunOptions {
   std::vector<std::string> benchmark_args;  // --benchmark_* flags passed to Google Benchmark
   std::vector<std::string> command_line;
   std::optional<std::string> mode;  // MIG: "isolated" | "concurrent" (set by the orchestrator)
+  // Found by the caller before the run (e.g. GPUs in MIG mode, measured per slice instead):
+  // added to the report as they are.
+  std::vector<Target> extra_targets;
+  std::vector<std::string> extra_warnings;
 };
 
 struct RunResult {
