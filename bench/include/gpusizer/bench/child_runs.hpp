@@ -25,10 +25,10 @@ struct ChildSpec {
 struct ChildResult {
   Target target;
   std::string child_target_id = "gpu0";
-  std::vector<Record> records;  // from the child's report (even after a crash)
+  std::vector<Record> records;        // from the child's report (even after a crash)
   std::vector<std::string> warnings;  // the child report's own warnings
-  std::string failure;          // "" when the child exited 0
-  int exit_code = 0;            // child's exit code, or 128 + signal
+  std::string failure;                // "" when the child exited 0
+  int exit_code = 0;                  // child's exit code, or 128 + signal
   double seconds = 0;
 };
 
