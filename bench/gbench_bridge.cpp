@@ -69,10 +69,13 @@ void GbenchCollector::write_json(const std::filesystem::path& file) const {
 }
 
 void initialize_google_benchmark(const std::vector<std::string>& passthrough) {
-  std::vector<std::string> storage{"gpusizer"};
+  // Google Benchmark keeps a pointer to argv[0] for the life of the process (it is the
+  // "executable" of every report context): it must outlive this call.
+  static const std::string program_name = "gpusizer";
+  std::vector<std::string> storage{program_name};
   storage.insert(storage.end(), passthrough.begin(), passthrough.end());
-  std::vector<char*> argv;
-  for (auto& s : storage) argv.push_back(s.data());
+  std::vector<char*> argv{const_cast<char*>(program_name.c_str())};
+  for (std::size_t i = 1; i < storage.size(); ++i) argv.push_back(storage[i].data());
   int argc = static_cast<int>(argv.size());
   benchmark::Initialize(&argc, argv.data());
   if (benchmark::ReportUnrecognizedArguments(argc, argv.data())) {
