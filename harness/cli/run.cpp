@@ -150,6 +150,13 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   if (!std::filesystem::is_directory(o.io_directory)) {
     throw InputError("--io-dir: " + o.io_directory + " is not a folder");
   }
+  if (::access(o.io_directory.c_str(), W_OK) != 0) {
+    throw InputError("--io-dir: " + o.io_directory + " is not writable (the I/O benchmarks create "
+                     "their files there)");
+  }
+  if (::access(out_dir.c_str(), W_OK) != 0) {
+    throw InputError("--out: folder " + out_dir.string() + " is not writable");
+  }
   o.cpu = !a.no_cpu;
   o.gpus = !a.no_gpu;
   if (!a.gpus.empty()) o.gpu_indices = parse_gpu_list(a.gpus);
