@@ -12,7 +12,7 @@ void register_show(CLI::App& app, Action& action) {
   auto file = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>("table");
   cmd->add_option("report", *file, "Report file")->required();
-  cmd->add_option("--format", *format, "table | md | csv | json");
+  cmd->add_option("--format", *format, "table | md | csv | json | html");
   cmd->callback([&action, file, format] {
     action = [file, format] {
       TextFormat f = text_format_from_string(*format);

@@ -47,7 +47,7 @@ expect_error "nope.json: no such file (--resume)" run --tiny --resume nope.json
 expect_error "--suite: expected quick, standard or full" run --suite huge -o x.json
 expect_error "--time-budget: expected a duration" run --time-budget soon -o x.json
 expect_error "--deadline: expected a UTC time" run --deadline tomorrow -o x.json
-expect_error "--format: expected table, md, csv or json" show good.json --format xml
+expect_error "--format: expected table, md, csv, json or html" show good.json --format xml
 expect_error "unknown option \"--bogus\"" run --tiny --bogus -o x.json
 expect_error "compare: give at least two reports" compare good.json
 # The failed loads must not have touched the input files.

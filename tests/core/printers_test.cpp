@@ -26,6 +26,31 @@ TEST(Printers, TableCsvEscapesAndMarkdownAligns) {
   EXPECT_EQ(md.str(), "| a | b |\n| --- | ---: |\n| x,y | say \"hi\" |\n");
 }
 
+TEST(Printers, HtmlEscapesAndKeepsProvenance) {
+  Table t({"a<b", "n"});
+  t.add_row({"x & \"y\"", "1"});
+  t.right_align(1);
+  std::ostringstream html;
+  t.render(html, TextFormat::html);
+  EXPECT_EQ(
+      html.str(),
+      "<table>\n<thead><tr><th>a&lt;b</th><th>n</th></tr></thead>\n<tbody>\n"
+      "<tr><td>x &amp; &quot;y&quot;</td><td class=\"num\">1</td></tr>\n</tbody>\n</table>\n");
+  Report r;
+  r.tool = {"gpusizer", "0.1.0", "abc123"};
+  r.host.hostname = "node<1>";
+  r.host.instance_type = InstanceType{"p5.48xlarge", "--instance-type"};
+  r.warnings = {"GPUs: none"};
+  std::ostringstream page;
+  print_report(r, page, TextFormat::html);
+  const std::string p = page.str();
+  EXPECT_EQ(p.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(p.find("<h1>gpusizer report: node&lt;1&gt;</h1>"), std::string::npos);
+  EXPECT_NE(p.find("gpusizer 0.1.0 (abc123)"), std::string::npos);
+  EXPECT_NE(p.find("p5.48xlarge (--instance-type)"), std::string::npos);
+  EXPECT_NE(p.find("<li>GPUs: none</li>"), std::string::npos);
+}
+
 Report one_record_report(double value) {
   Report r;
   Record rec;

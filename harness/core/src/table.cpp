@@ -32,7 +32,31 @@ TextFormat text_format_from_string(const std::string& s) {
   if (s == "md" || s == "markdown") return TextFormat::md;
   if (s == "csv") return TextFormat::csv;
   if (s == "json") return TextFormat::json;
-  throw InputError("--format: expected table, md, csv or json, got \"" + s + "\"");
+  if (s == "html") return TextFormat::html;
+  throw InputError("--format: expected table, md, csv, json or html, got \"" + s + "\"");
+}
+
+std::string html_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
 }
 
 std::string csv_escape(const std::string& cell) {
@@ -64,6 +88,21 @@ void Table::render(std::ostream& out, TextFormat format) const {
       for (std::size_t c = 0; c < cols; ++c) out << (c ? "," : "") << csv_escape(row[c]);
       out << "\n";
     }
+    return;
+  }
+  if (format == TextFormat::html) {
+    out << "<table>\n<thead><tr>";
+    for (const auto& h : headers_) out << "<th>" << html_escape(h) << "</th>";
+    out << "</tr></thead>\n<tbody>\n";
+    for (const auto& row : rows_) {
+      out << "<tr>";
+      for (std::size_t c = 0; c < cols; ++c) {
+        bool right = c < right_.size() && right_[c];
+        out << (right ? "<td class=\"num\">" : "<td>") << html_escape(row[c]) << "</td>";
+      }
+      out << "</tr>\n";
+    }
+    out << "</tbody>\n</table>\n";
     return;
   }
   if (format == TextFormat::md) {

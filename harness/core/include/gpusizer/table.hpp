@@ -1,5 +1,5 @@
-// A plain table rendered as aligned text, Markdown or CSV. Printers build tables; they never
-// measure.
+// A plain table rendered as aligned text, Markdown, CSV or an HTML <table>. Printers build tables;
+// they never measure.
 #pragma once
 
 #include <ostream>
@@ -8,7 +8,7 @@
 
 namespace gpusizer {
 
-enum class TextFormat { table, md, csv, json };
+enum class TextFormat { table, md, csv, json, html };
 TextFormat text_format_from_string(const std::string& s);  // throws InputError
 
 class Table {
@@ -27,5 +27,6 @@ class Table {
 };
 
 std::string csv_escape(const std::string& cell);
+std::string html_escape(const std::string& text);
 
 }  // namespace gpusizer
