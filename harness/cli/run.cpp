@@ -151,7 +151,8 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
     throw InputError("--io-dir: " + o.io_directory + " is not a folder");
   }
   if (::access(o.io_directory.c_str(), W_OK) != 0) {
-    throw InputError("--io-dir: " + o.io_directory + " is not writable (the I/O benchmarks create "
+    throw InputError("--io-dir: " + o.io_directory +
+                     " is not writable (the I/O benchmarks create "
                      "their files there)");
   }
   if (::access(out_dir.c_str(), W_OK) != 0) {
