@@ -113,6 +113,20 @@ TEST(SizingMig, EngineChoosesSmallestProfileAndPacks) {
   EXPECT_DOUBLE_EQ(t1->cost.usd_per_hour, 20.0);
   EXPECT_EQ(t1->mig->gpus[0].describe(), "1g.35gb@0 + 1g.35gb@2 + 1g.35gb@4 + 1g.35gb@6");
   EXPECT_EQ(t1->mig->stranded_compute_slices, 6);  // 2 GPUs x (7 - 4)
+  // t8.x: the 2 packed GPUs fit one 8-GPU instance; the other 6 GPUs are paid for but unused.
+  const PlanRow* t8 = nullptr;
+  for (const auto& r : plan.rows) {
+    if (r.instance_type == "t8.x" && r.cost.option == "on_demand" && r.mig) t8 = &r;
+  }
+  ASSERT_NE(t8, nullptr);
+  bool said = false;
+  for (const auto& reason : t8->reasons) {
+    said = said || reason.rfind("6 of the 8 GPUs are not used by this workload", 0) == 0;
+  }
+  EXPECT_TRUE(said);
+  for (const auto& reason : t1->reasons) {
+    EXPECT_EQ(reason.find("are not used by this workload"), std::string::npos) << reason;
+  }
 }
 
 TEST(SizingMig, SaysSoWhenThePackingIsNotProvenOptimal) {

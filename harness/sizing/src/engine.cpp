@@ -346,6 +346,12 @@ Plan make_plan(const Workload& w, const CapabilityTable& table, const Catalog& c
                             (w.min_rate_per_slice ? " and meets min_rate_per_slice" : "") + ": " +
                             std::to_string(choice->slices) + " slices on " + std::to_string(gpus) +
                             " GPU(s), " + std::to_string(instances) + " instance(s)");
+      if (const int idle = instances * type.accelerator_count - gpus; idle > 0) {
+        row.reasons.push_back(std::to_string(idle) + " of the " +
+                              std::to_string(instances * type.accelerator_count) +
+                              " GPUs are not used by this workload (paid for all the same; pack "
+                              "more workloads onto them with several --workload files)");
+      }
       // Cost the packed GPUs: instances follow from GPUs, not from the per-instance formula.
       auto count = [&](double loss) {
         if (loss <= 0) return instances;
