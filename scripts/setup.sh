@@ -58,5 +58,15 @@ if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH=/usr/local/cuda/bin:$PATH
 fi
 
-cmake --preset "$preset" >/dev/null
+# On a rented GPU machine every minute is paid for: compile the CUDA code for the GPUs present only
+# (e.g. 90 on an H100/H200) instead of every architecture AWS rents. GPUSIZER_CUDA_ARCHS overrides.
+cuda_args=()
+if [ -n "${GPUSIZER_CUDA_ARCHS:-}" ]; then
+  cuda_args=(-DCMAKE_CUDA_ARCHITECTURES="$GPUSIZER_CUDA_ARCHS")
+elif [ "$preset" = default ] && command -v nvidia-smi >/dev/null 2>&1; then
+  archs=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d '.' | sort -u | paste -sd';')
+  [ -n "$archs" ] && cuda_args=(-DCMAKE_CUDA_ARCHITECTURES="$archs") && echo "setup: building CUDA code for sm_${archs//;/, sm_}" >&2
+fi
+
+cmake --preset "$preset" "${cuda_args[@]}" >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"
