@@ -114,7 +114,6 @@ std::string one_line_summary(const Record& r) {
 }  // namespace
 
 RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std::ostream& err) {
-  const auto run_start = Clock::now();
   const auto wall_start = std::chrono::system_clock::now();
   if (options.out.empty()) throw InputError("--out: a report path is required");
 
@@ -342,7 +341,6 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
   report.status = stop_cause.empty() && report.not_run.empty() ? "complete" : "stopped";
   if (!stop_cause.empty()) add_warning(report, "run stopped: " + stop_cause);
   checkpoint(&collector);
-  (void)run_start;
   return RunResult{std::move(report), exit_code, {}};
 }
 
