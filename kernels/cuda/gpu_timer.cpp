@@ -47,4 +47,15 @@ void GpuTimer::check_blocker() {
   armed_ = false;
 }
 
+double join_streams_elapsed(int device, cudaStream_t first, cudaEvent_t start, cudaEvent_t end,
+                            const std::vector<cudaEvent_t>& other_ends) {
+  DeviceScope s(device);
+  for (cudaEvent_t e : other_ends) GPUSIZER_CUDA_CALL(cudaStreamWaitEvent(first, e, 0));
+  GPUSIZER_CUDA_CALL(cudaEventRecord(end, first));
+  GPUSIZER_CUDA_CALL(cudaEventSynchronize(end));
+  float ms = 0;
+  GPUSIZER_CUDA_CALL(cudaEventElapsedTime(&ms, start, end));
+  return static_cast<double>(ms) * 1e-3;
+}
+
 }  // namespace gpusizer::kernels::cuda

@@ -19,6 +19,12 @@
 
 namespace gpusizer::kernels::cuda {
 
+// Work spread over several streams (several GPUs): each other stream has recorded its end event;
+// on `device`, `first` waits for them all, records `end`, and the seconds from `start` (recorded
+// on `first` before any stream began) to `end` are the time of the whole.
+double join_streams_elapsed(int device, cudaStream_t first, cudaEvent_t start, cudaEvent_t end,
+                            const std::vector<cudaEvent_t>& other_ends);
+
 class GpuTimer {
  public:
   // The device must be current. l2_flush_bytes = 0 disables cold timing.

@@ -150,14 +150,10 @@ class AllHostWorkload final : public Workload {
       }
       GPUSIZER_CUDA_CALL(cudaEventRecord(side.end.get(), side.stream.get()));
     }
-    DeviceScope s(devices_.front().index);
-    for (std::size_t g = 1; g < sides_.size(); ++g)
-      GPUSIZER_CUDA_CALL(cudaStreamWaitEvent(first.stream.get(), sides_[g].end.get(), 0));
-    GPUSIZER_CUDA_CALL(cudaEventRecord(first.end.get(), first.stream.get()));
-    GPUSIZER_CUDA_CALL(cudaEventSynchronize(first.end.get()));
-    float ms = 0;
-    GPUSIZER_CUDA_CALL(cudaEventElapsedTime(&ms, first.start.get(), first.end.get()));
-    return static_cast<double>(ms) * 1e-3;
+    std::vector<cudaEvent_t> other_ends;
+    for (std::size_t g = 1; g < sides_.size(); ++g) other_ends.push_back(sides_[g].end.get());
+    return join_streams_elapsed(devices_.front().index, first.stream.get(), first.start.get(),
+                                first.end.get(), other_ends);
   }
 
   VerificationResult verify() override {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "gpu_timer.hpp"
 #include "host/numeric.hpp"
 #include "raii.hpp"
 #include "workloads.hpp"
@@ -126,14 +127,10 @@ class CollectiveWorkload final : public Workload {
       DeviceScope s(comms_.device(static_cast<int>(l)));
       GPUSIZER_CUDA_CALL(cudaEventRecord(ranks_[l].end.get(), ranks_[l].stream.get()));
     }
-    DeviceScope s(comms_.device(0));
-    for (std::size_t l = 1; l < ranks_.size(); ++l)
-      GPUSIZER_CUDA_CALL(cudaStreamWaitEvent(first.stream.get(), ranks_[l].end.get(), 0));
-    GPUSIZER_CUDA_CALL(cudaEventRecord(first.end.get(), first.stream.get()));
-    GPUSIZER_CUDA_CALL(cudaEventSynchronize(first.end.get()));
-    float ms = 0;
-    GPUSIZER_CUDA_CALL(cudaEventElapsedTime(&ms, first.start.get(), first.end.get()));
-    return static_cast<double>(ms) * 1e-3;
+    std::vector<cudaEvent_t> other_ends;
+    for (std::size_t l = 1; l < ranks_.size(); ++l) other_ends.push_back(ranks_[l].end.get());
+    return join_streams_elapsed(comms_.device(0), first.stream.get(), first.start.get(),
+                                first.end.get(), other_ends);
   }
 
   VerificationResult verify() override {

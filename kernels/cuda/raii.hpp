@@ -105,76 +105,68 @@ class EventPair {
   Event start_, stop_;
 };
 
-// Device memory on the current device.
-class DeviceBuffer {
+// Owns `bytes` of memory at a pointer released with Free (cudaFree, cudaFreeHost); move-only.
+template <cudaError_t (*Free)(void*)>
+class OwnedMemory {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
-    if (bytes > 0) GPUSIZER_CUDA_CALL(cudaMalloc(&p_, bytes));
+  OwnedMemory() = default;
+  ~OwnedMemory() {
+    if (p_) GPUSIZER_CUDA_CALL_NOTHROW(Free(p_));
   }
-  ~DeviceBuffer() {
-    if (p_) GPUSIZER_CUDA_CALL_NOTHROW(cudaFree(p_));
-  }
-  DeviceBuffer(DeviceBuffer&& o) noexcept
+  OwnedMemory(OwnedMemory&& o) noexcept
       : p_(std::exchange(o.p_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+  OwnedMemory& operator=(OwnedMemory&& o) noexcept {
     if (this != &o) {
-      if (p_) GPUSIZER_CUDA_CALL_NOTHROW(cudaFree(p_));
+      if (p_) GPUSIZER_CUDA_CALL_NOTHROW(Free(p_));
       p_ = std::exchange(o.p_, nullptr);
       bytes_ = std::exchange(o.bytes_, 0);
     }
     return *this;
   }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  OwnedMemory(const OwnedMemory&) = delete;
+  OwnedMemory& operator=(const OwnedMemory&) = delete;
   void* get() const { return p_; }
   template <typename T>
   T* as() const {
     return static_cast<T*>(p_);
   }
   std::size_t bytes() const { return bytes_; }
+
+ protected:
+  OwnedMemory(void* p, std::size_t bytes) : p_(p), bytes_(bytes) {}
 
  private:
   void* p_ = nullptr;
   std::size_t bytes_ = 0;
 };
 
-// Page-locked host memory: cudaHostAlloc (portable, optionally mapped), or a caller's region
-// registered with cudaHostRegister (used for NUMA-bound memory).
-class PinnedBuffer {
+// Device memory on the current device.
+class DeviceBuffer : public OwnedMemory<cudaFree> {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t bytes) : OwnedMemory(allocate(bytes), bytes) {}
+
+ private:
+  static void* allocate(std::size_t bytes) {
+    void* p = nullptr;
+    if (bytes > 0) GPUSIZER_CUDA_CALL(cudaMalloc(&p, bytes));
+    return p;
+  }
+};
+
+// Page-locked host memory from cudaHostAlloc (portable, optionally mapped). NUMA-bound memory
+// registered with cudaHostRegister is NumaPinnedBuffer (numa_host.hpp).
+class PinnedBuffer : public OwnedMemory<cudaFreeHost> {
  public:
   PinnedBuffer() = default;
   static PinnedBuffer allocate(std::size_t bytes, unsigned flags = cudaHostAllocPortable) {
-    PinnedBuffer b;
-    GPUSIZER_CUDA_CALL(cudaHostAlloc(&b.p_, bytes, flags));
-    b.bytes_ = bytes;
-    return b;
+    void* p = nullptr;
+    GPUSIZER_CUDA_CALL(cudaHostAlloc(&p, bytes, flags));
+    return PinnedBuffer(p, bytes);
   }
-  ~PinnedBuffer() {
-    if (p_) GPUSIZER_CUDA_CALL_NOTHROW(cudaFreeHost(p_));
-  }
-  PinnedBuffer(PinnedBuffer&& o) noexcept
-      : p_(std::exchange(o.p_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
-    if (this != &o) {
-      if (p_) GPUSIZER_CUDA_CALL_NOTHROW(cudaFreeHost(p_));
-      p_ = std::exchange(o.p_, nullptr);
-      bytes_ = std::exchange(o.bytes_, 0);
-    }
-    return *this;
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  void* get() const { return p_; }
-  template <typename T>
-  T* as() const {
-    return static_cast<T*>(p_);
-  }
-  std::size_t bytes() const { return bytes_; }
 
  private:
-  void* p_ = nullptr;
-  std::size_t bytes_ = 0;
+  PinnedBuffer(void* p, std::size_t bytes) : OwnedMemory(p, bytes) {}
 };
 
 }  // namespace gpusizer::kernels::cuda
