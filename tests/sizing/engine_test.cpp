@@ -252,3 +252,35 @@ TEST(SizingEngine, CpuSizesReducedPrecisionWorkWithItsFp32Rate) {
   }
   EXPECT_TRUE(said);
 }
+
+TEST(SizingEngine, ACheaperEstimateIsNamedAndTheCpuClaimStaysTrue) {
+  auto c = catalog();
+  gpusizer::Target cpu;
+  cpu.id = "cpu";
+  cpu.kind = "cpu";
+  cpu.name = "test cpu";
+  auto gemm = record("gemm/fp32/cpu", "gemm", "fp32", "cpu", "throughput", 2e12, "FLOP/s");
+  auto path = save("cpu-only-report.json", report_with({cpu}, {gemm}));  // 8 logical CPUs
+  auto table = build_capabilities({load_report_file(path)}, c);
+  auto w = base_workload();  // 140 req/s, 1e12 FLOP (bf16) per request, utilisation 0.7
+  w["allowed"] = {"gpu", "cpu"};
+  auto plan = make_plan(workload(w), table, c, {});
+  // CPU, measured: c1.large 4/8 x 2e12 = 1e12 FLOP/s -> 1 req/s; ceil(140 / 0.7) = 200 x $0.5
+  // = $100/h, 730 h -> $73,000.00/month. It ranks first (measured before estimated).
+  ASSERT_FALSE(plan.rows.empty());
+  EXPECT_EQ(plan.rows.front().instance_type, "c1.large");
+  EXPECT_DOUBLE_EQ(plan.rows.front().cost.usd_per_month, 73000.0);
+  // Estimated (no GPU measured, default efficiency 0.7): TG 200e12 x 0.7 -> 140 req/s, t1.x
+  // ceil(140 / 98) = 2 x $10 -> $14,600.00/month; EG 400e12 x 0.7 -> 280 req/s, e1.x
+  // ceil(140 / 196) = 1 x $4 = $4/h -> $2,920.00/month: the cheapest estimate, named.
+  bool named = false;
+  bool false_claim = false;
+  for (const auto& s : plan.summary) {
+    named = named || (s.find("Cheaper on paper but ESTIMATED") != std::string::npos &&
+                      s.find("1 x e1.x on_demand at $2,920.00 vs $73,000.00") != std::string::npos);
+    false_claim =
+        false_claim || s.find("serves the load for less than any accelerator") != std::string::npos;
+  }
+  EXPECT_TRUE(named) << ::testing::PrintToString(plan.summary);
+  EXPECT_FALSE(false_claim);
+}

@@ -441,6 +441,24 @@ Plan make_plan(const Workload& w, const CapabilityTable& table, const Catalog& c
       money(top.cost.usd_per_hour) + "/h, " + money(top.cost.usd_per_month) + "/month" +
       (top.cost.window_usd ? ", " + money(*top.cost.window_usd) + " over the window" : "") +
       (top.estimated ? " (ESTIMATED: no measured option qualified)" : "") + ".");
+  // Measured options rank first, but a cheaper estimate must not go unmentioned.
+  const PlanRow* cheaper_estimate = nullptr;
+  if (!top.estimated) {
+    for (const auto& r : plan.rows) {
+      if (r.estimated && r.rank_usd < top.rank_usd &&
+          (cheaper_estimate == nullptr || r.rank_usd < cheaper_estimate->rank_usd)) {
+        cheaper_estimate = &r;
+      }
+    }
+  }
+  if (cheaper_estimate != nullptr) {
+    plan.summary.push_back(
+        "Cheaper on paper but ESTIMATED (no measurement of " + cheaper_estimate->accelerator +
+        "): " + std::to_string(cheaper_estimate->cost.instances) + " x " +
+        cheaper_estimate->instance_type + " " + cheaper_estimate->cost.option + " at " +
+        money(cheaper_estimate->rank_usd) + " vs " + money(top.rank_usd) +
+        " for the top plan; measure that type (gpusizer run on it) before choosing.");
+  }
   if (cpu_used) {
     const PlanRow* best_cpu = nullptr;
     const PlanRow* best_acc = nullptr;
@@ -449,7 +467,17 @@ Plan make_plan(const Workload& w, const CapabilityTable& table, const Catalog& c
       if (r.kind == "cpu" && best_cpu == nullptr) best_cpu = &r;
       if (r.kind != "cpu" && best_acc == nullptr) best_acc = &r;
     }
-    if (best_cpu != nullptr && (best_acc == nullptr || best_cpu->rank_usd < best_acc->rank_usd)) {
+    const bool estimate_beats_cpu = best_cpu != nullptr && cheaper_estimate != nullptr &&
+                                    cheaper_estimate->kind != "cpu" &&
+                                    cheaper_estimate->rank_usd < best_cpu->rank_usd;
+    if (estimate_beats_cpu && (best_acc == nullptr || best_cpu->rank_usd < best_acc->rank_usd)) {
+      plan.summary.push_back("A general-purpose instance is the cheapest MEASURED option (" +
+                             std::to_string(best_cpu->cost.instances) + " x " +
+                             best_cpu->instance_type + " at " + money(best_cpu->rank_usd) +
+                             "), but the estimate above says an accelerator may serve "
+                             "the load for less.");
+    } else if (best_cpu != nullptr &&
+               (best_acc == nullptr || best_cpu->rank_usd < best_acc->rank_usd)) {
       plan.summary.push_back(
           "A general-purpose instance serves the load for less than any accelerator: " +
           std::to_string(best_cpu->cost.instances) + " x " + best_cpu->instance_type + " " +

@@ -84,6 +84,8 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
   double worst_seconds = 0;
   for (const auto& term : terms) {
     if (term.amount <= 0) continue;
+    // On a CPU the data is in host memory already: there is no host-to-device copy to bound it.
+    if (term.resource == "host link" && device != nullptr && device->kind == "cpu") continue;
     const ResourceRate* rate =
         device != nullptr ? measured(*device, term.resource, term.key) : nullptr;
     double per_second = 0;
@@ -97,6 +99,15 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
       PeakOf peak_of = peak_for(term.resource);
       std::optional<double> peak =
           (peaks != nullptr && peak_of != nullptr) ? peak_of(*peaks, term.key) : std::nullopt;
+      if (!peak && term.resource == "I/O") {
+        // Storage throughput has no datasheet figure: it cannot bound the estimate, and the row
+        // says so instead of disappearing.
+        out.estimated = true;
+        out.estimate_notes.push_back(
+            "I/O: not measured for this type and no datasheet figure, assumed not binding "
+            "(measure it: gpusizer run on this type records storage-to-device bandwidth)");
+        continue;
+      }
       if (!peak) {
         out.why = "no measurement and no datasheet peak for " + term.resource +
                   (term.key.empty() ? "" : " (" + term.key + ")");
