@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <iostream>
 #include "gpusizer/bench/child_runs.hpp"
+
+#include "gpusizer/clock.hpp"
 #include "gpusizer/report_io.hpp"
 
 namespace gpusizer::cli {
@@ -51,10 +54,19 @@ int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& sett
       children.push_back(std::move(spec));
     }
     if (children.empty()) continue;
+    if (settings.progress) {
+      std::cerr << "MIG: " << children.size() << " slice(s), " << mode
+                << (mode == "concurrent" ? " (all at once)" : " (one at a time)") << std::endl;
+    }
     auto results = bench::run_children(children, mode == "concurrent", settings.timeout_seconds);
     for (const auto& r : results) {
       bench::merge_child_result(result.report, r, mode);
       if (!r.failure.empty()) exit_code = 1;
+      if (settings.progress) {
+        std::cerr << "  " << r.target.id << ": " << r.records.size() << " records in "
+                  << human_duration(r.seconds) << (r.failure.empty() ? "" : ", " + r.failure)
+                  << std::endl;
+      }
     }
     save_report(result.report, report_path);  // checkpoint after each mode
     for (const auto& c : children) std::filesystem::remove(c.report);

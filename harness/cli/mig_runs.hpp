@@ -16,6 +16,7 @@ struct MigRunSettings {
   std::string filter;
   std::vector<std::string> benchmark_args;
   double timeout_seconds = 600;
+  bool progress = false;  // one line on stderr per mode and per finished child
 };
 
 // Returns 1 when a child failed (its finished records are still kept), else 0.

@@ -220,9 +220,11 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
       ms.filter = a.filter;
       ms.benchmark_args = extras;
       ms.timeout_seconds = o.suite == bench::Suite::quick ? 900 : 7200;
+      ms.progress = o.progress == 1 || (o.progress < 0 && ::isatty(2));
       if (run_mig_slices(inventory.mig_targets, ms, result, o.out) != 0) result.exit_code = 1;
     }
   }
+  if (a.child) return result.exit_code;  // the parent prints the results, children stay quiet
   if (format == TextFormat::table) {
     print_targets(result.report.targets, std::cout, TextFormat::table);
     std::cout << "\n";
