@@ -64,6 +64,16 @@ std::optional<double> maximum(const std::vector<TelemetryWindow>& ws,
   return out;
 }
 
+// Sum of a counter delta over the windows that carry it; nullopt when none does.
+std::optional<std::uint64_t> sum_counts(const std::vector<TelemetryWindow>& ws,
+                                        std::optional<std::uint64_t> TelemetryWindow::*field) {
+  std::optional<std::uint64_t> out;
+  for (const auto& w : ws) {
+    if (w.*field) out = out.value_or(0) + *(w.*field);
+  }
+  return out;
+}
+
 }  // namespace
 
 TelemetryWindow merge_windows(const std::vector<TelemetryWindow>& windows) {
@@ -102,6 +112,17 @@ TelemetryWindow merge_windows(const std::vector<TelemetryWindow>& windows) {
   m.throttle_reasons.assign(reasons.begin(), reasons.end());
   if (any_c) m.ecc_corrected_delta = ecc_c;
   if (any_u) m.ecc_uncorrected_delta = ecc_u;
+  m.remapped_rows_corrected_delta =
+      sum_counts(windows, &TelemetryWindow::remapped_rows_corrected_delta);
+  m.remapped_rows_uncorrected_delta =
+      sum_counts(windows, &TelemetryWindow::remapped_rows_uncorrected_delta);
+  m.retired_pages_delta = sum_counts(windows, &TelemetryWindow::retired_pages_delta);
+  for (const auto& w : windows) {
+    m.memory_errors_during_run = m.memory_errors_during_run || w.memory_errors_during_run;
+    m.row_remap_pending = w.row_remap_pending;  // the state at the last window's end
+    m.row_remap_failure = w.row_remap_failure;
+    m.retired_pages_pending = w.retired_pages_pending;
+  }
   m.power_mean_watts = weighted(windows, &TelemetryWindow::power_mean_watts);
   m.power_peak_watts = maximum(windows, &TelemetryWindow::power_peak_watts);
   m.power_p95_watts = maximum(windows, &TelemetryWindow::power_p95_watts);
@@ -227,6 +248,7 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
     }
     if (w.throttled) r.flags.push_back("throttled");
     if (w.ecc_errors_during_run) r.flags.push_back("ecc_errors_during_run");
+    if (w.memory_errors_during_run) r.flags.push_back("memory_errors_during_run");
     r.telemetry = std::move(w);
   }
   if (t.seconds_per_op.cv > kHighVarianceCv) r.flags.push_back("high_variance");

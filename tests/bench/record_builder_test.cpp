@@ -62,6 +62,20 @@ TEST(RecordBuilder, EnergyPerOpAndWorkPerJouleFromTelemetry) {
   EXPECT_DOUBLE_EQ(r.metric("energy_per_op")->value, 0.5);
   EXPECT_DOUBLE_EQ(r.metric("bytes_per_joule")->value, 6291456.0);
   EXPECT_NE(std::find(r.flags.begin(), r.flags.end(), "throttled"), r.flags.end());
+  EXPECT_EQ(std::find(r.flags.begin(), r.flags.end(), "memory_errors_during_run"), r.flags.end());
+}
+
+TEST(RecordBuilder, MemoryErrorsDuringRunBecomeARecordFlag) {
+  CaseOutcome o = triad_outcome();
+  TelemetryWindow w;
+  w.source = "nvml";
+  w.scope = "GPU board power (NVML)";
+  w.remapped_rows_uncorrected_delta = 1;
+  w.memory_errors_during_run = true;
+  o.windows = {w};
+  Record r = build_record(triad_case(), o, SamplingPolicy{});
+  EXPECT_NE(std::find(r.flags.begin(), r.flags.end(), "memory_errors_during_run"), r.flags.end());
+  EXPECT_EQ(std::find(r.flags.begin(), r.flags.end(), "ecc_errors_during_run"), r.flags.end());
 }
 
 TEST(RecordBuilder, EnergyAboveIdleSubtractsIdlePowerOverTheWindow) {
@@ -115,7 +129,16 @@ TEST(RecordBuilder, MergesWindowsOfRepetitions) {
   b.power_mean_watts = 200;
   b.power_peak_watts = 250;
   b.ecc_errors_during_run = true;
+  a.remapped_rows_corrected_delta = 0;
+  a.row_remap_pending = true;
+  b.remapped_rows_corrected_delta = 2;
+  b.memory_errors_during_run = true;
   TelemetryWindow m = merge_windows({a, b});
+  EXPECT_EQ(*m.remapped_rows_corrected_delta, 2u);  // 0 + 2
+  EXPECT_FALSE(m.remapped_rows_uncorrected_delta.has_value());
+  EXPECT_FALSE(m.retired_pages_delta.has_value());
+  EXPECT_TRUE(m.memory_errors_during_run);  // from b
+  EXPECT_FALSE(m.row_remap_pending);        // the last window's end state
   EXPECT_DOUBLE_EQ(m.duration_seconds, 4);
   EXPECT_DOUBLE_EQ(*m.energy_joules, 700);
   EXPECT_DOUBLE_EQ(*m.power_mean_watts, (100 * 1 + 200 * 3) / 4.0);  // 175

@@ -78,6 +78,13 @@ Report sample_report() {
   w.throttle_reasons = {"sw_power_cap"};
   w.throttled = true;
   w.ecc_corrected_delta = 0;
+  w.remapped_rows_corrected_delta = 2;
+  w.remapped_rows_uncorrected_delta = 1;
+  w.row_remap_pending = true;
+  w.row_remap_failure = true;
+  w.retired_pages_delta = 3;
+  w.retired_pages_pending = true;
+  w.memory_errors_during_run = true;
   rec.telemetry = w;
   rec.flags = {"throttled"};
   rec.started_at = "2026-11-30T10:00:01.000Z";
@@ -113,6 +120,16 @@ TEST(ReportIo, RoundTripsEveryField) {
   Report back = report_from_json(JsonInput(j, "mem"));
   EXPECT_EQ(to_json(back), j);
   EXPECT_EQ(back.records[0].telemetry->energy_joules.value(), 900);
+  const TelemetryWindow& w = *back.records[0].telemetry;
+  EXPECT_EQ(w.remapped_rows_corrected_delta.value(), 2u);
+  EXPECT_EQ(w.remapped_rows_uncorrected_delta.value(), 1u);
+  EXPECT_TRUE(w.row_remap_pending);
+  EXPECT_TRUE(w.row_remap_failure);
+  EXPECT_EQ(w.retired_pages_delta.value(), 3u);
+  EXPECT_TRUE(w.retired_pages_pending);
+  EXPECT_TRUE(w.memory_errors_during_run);
+  EXPECT_EQ(j["records"][0]["telemetry"]["remapped_rows_corrected_delta"], 2);
+  EXPECT_EQ(j["records"][0]["telemetry"]["memory_errors_during_run"], true);
   EXPECT_EQ(back.targets[2].parent.value(), "gpu0");
   EXPECT_EQ(back.host.instance_type->value, "p5.48xlarge");
 }

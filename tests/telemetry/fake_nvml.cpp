@@ -10,6 +10,9 @@
 //              "trace": {"power_w" | "sm_clock_mhz" | "mem_clock_mhz" | "gpu_util" | "mem_util" |
 //                        "temp_c" | "reasons" | "ecc_corrected" | "ecc_uncorrected":
 //                        [[t, value], ...] (piecewise constant from t on)},
+//              "remapped_rows": [[t, corrected, uncorrected, pending, failure], ...],
+//              "retired_pages": [[t, multiple_sbe_count, dbe_count, pending], ...]
+//                (piecewise constant from t on; absent: zero rows/pages, nothing pending),
 //              "mig": {"current": 1, "pending": 1, "max_devices": 7,
 //                      "devices": [{"slot", "uuid", "gi", "ci", "profile", "sm_count",
 //                                   "memory_mb", "gi_slices", "ci_slices", "name_has_profile"}]}}]}
@@ -89,6 +92,17 @@ unsigned long long energy_mj(const json& gpu, double t) {
   return gpu.value("energy_base_mj", 0ULL) + static_cast<unsigned long long>(joules * 1000.0 + 0.5);
 }
 
+// The row of a piecewise-constant table ([[t, ...], ...]) in force at t; null if none.
+const json* row_at(const json& gpu, const char* key, double t) {
+  if (!gpu.contains(key)) return nullptr;
+  const json* row = nullptr;
+  for (const auto& r : gpu[key]) {
+    if (row && r[0].get<double>() > t) break;
+    row = &r;
+  }
+  return row;
+}
+
 // The common prologue of every device call: lost GPU, unsupported function.
 nvmlReturn_t check(nvmlDevice_t d, const char* function) {
   if (!d || state().refcount == 0) return NVML_ERROR_UNINITIALIZED;
@@ -165,6 +179,8 @@ const char* nvmlErrorString(nvmlReturn_t result) {
       return "Driver Not Loaded";
     case NVML_ERROR_NO_PERMISSION:
       return "Insufficient Permissions";
+    case NVML_ERROR_INSUFFICIENT_SIZE:
+      return "Insufficient Size";
     default:
       return "Unknown Error";
   }
@@ -302,6 +318,45 @@ nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, nvmlMemoryErrorType_t t
   if (counter != NVML_VOLATILE_ECC) return NVML_ERROR_NOT_SUPPORTED;
   const char* key = type == NVML_MEMORY_ERROR_TYPE_CORRECTED ? "ecc_corrected" : "ecc_uncorrected";
   *n = static_cast<unsigned long long>(trace_at(gpu_of(d), key, now_seconds()));
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned int* corr, unsigned int* unc,
+                                       unsigned int* pending, unsigned int* failure) {
+  if (auto rc = check(d, "nvmlDeviceGetRemappedRows")) return rc;
+  if (!corr || !unc || !pending || !failure) return NVML_ERROR_INVALID_ARGUMENT;
+  const json* row = row_at(gpu_of(d), "remapped_rows", now_seconds());
+  *corr = row ? (*row)[1].get<unsigned int>() : 0U;
+  *unc = row ? (*row)[2].get<unsigned int>() : 0U;
+  *pending = row ? (*row)[3].get<unsigned int>() : 0U;
+  *failure = row ? (*row)[4].get<unsigned int>() : 0U;
+  return NVML_SUCCESS;
+}
+
+// Like the real one: *count in is the buffer size; INSUFFICIENT_SIZE with the needed count.
+nvmlReturn_t nvmlDeviceGetRetiredPages(nvmlDevice_t d, nvmlPageRetirementCause_t cause,
+                                       unsigned int* count, unsigned long long* addresses) {
+  if (auto rc = check(d, "nvmlDeviceGetRetiredPages")) return rc;
+  if (!count || cause >= NVML_PAGE_RETIREMENT_CAUSE_COUNT) return NVML_ERROR_INVALID_ARGUMENT;
+  const json* row = row_at(gpu_of(d), "retired_pages", now_seconds());
+  const std::size_t column = cause == NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR ? 2 : 1;
+  const unsigned int n = row ? (*row)[column].get<unsigned int>() : 0U;
+  if (*count < n) {
+    *count = n;
+    return NVML_ERROR_INSUFFICIENT_SIZE;
+  }
+  if (n > 0 && !addresses) return NVML_ERROR_INVALID_ARGUMENT;
+  for (unsigned int i = 0; i < n; ++i) addresses[i] = 0x1000ULL * (i + 1);
+  *count = n;
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t d, nvmlEnableState_t* pending) {
+  if (auto rc = check(d, "nvmlDeviceGetRetiredPagesPendingStatus")) return rc;
+  if (!pending) return NVML_ERROR_INVALID_ARGUMENT;
+  const json* row = row_at(gpu_of(d), "retired_pages", now_seconds());
+  *pending =
+      row && (*row)[3].get<unsigned int>() != 0 ? NVML_FEATURE_ENABLED : NVML_FEATURE_DISABLED;
   return NVML_SUCCESS;
 }
 

@@ -98,6 +98,120 @@ TEST(GpuReader, UnsupportedCallsGivePartialMetricsWithNotes) {
   EXPECT_TRUE(has_note(w.notes, "NVML_FI_DEV_POWER_INSTANT"));
 }
 
+// A window as the probe takes it: memory health at the first and last sample only.
+TelemetryWindow memory_window(GpuReader& reader, double from, double to) {
+  std::vector<GpuSample> samples;
+  for (double t : {from, (from + to) / 2, to}) {
+    test::fake_nvml_set_time(t);
+    auto s = reader.read(t - from, t != (from + to) / 2);
+    if (!s) throw std::runtime_error("no sample");
+    samples.push_back(*s);
+  }
+  return summarize_gpu_window(samples, reader.statics(), (to - from) / 2);
+}
+
+TEST(GpuReader, RemappedRowsOnlyInWindowsOverlappingTheRemapEvent) {
+  // h200_traces.json: rows (corrected, uncorrected, pending, failure) = (2, 0, 0, 0) from t = 0,
+  // (3, 1, 1, 0) from 15, (3, 1, 1, 1) from 25. Page retirement is not supported (H200).
+  auto fake = open_fake("h200_traces.json");
+  GpuReader reader(fake.nvml, fake.gpus[0].handle);
+
+  const auto before = memory_window(reader, 1.0, 2.0);
+  EXPECT_EQ(*before.remapped_rows_corrected_delta, 0u);
+  EXPECT_EQ(*before.remapped_rows_uncorrected_delta, 0u);
+  EXPECT_FALSE(before.row_remap_pending);
+  EXPECT_FALSE(before.row_remap_failure);
+  EXPECT_FALSE(before.memory_errors_during_run);
+  EXPECT_FALSE(before.retired_pages_delta.has_value());
+  EXPECT_FALSE(before.retired_pages_pending);
+  EXPECT_TRUE(has_note(before.notes, "retired pages: Not Supported"));
+  EXPECT_TRUE(has_note(before.notes, "retired pages pending: Not Supported"));
+  EXPECT_FALSE(has_note(before.notes, "row remapping"));
+
+  const auto event = memory_window(reader, 14.0, 16.0);
+  EXPECT_EQ(*event.remapped_rows_corrected_delta, 1u);    // 3 - 2
+  EXPECT_EQ(*event.remapped_rows_uncorrected_delta, 1u);  // 1 - 0
+  EXPECT_TRUE(event.row_remap_pending);
+  EXPECT_FALSE(event.row_remap_failure);
+  EXPECT_TRUE(event.memory_errors_during_run);
+
+  // Still pending, but it was already pending at the start: nothing new in this window.
+  const auto after = memory_window(reader, 16.0, 18.0);
+  EXPECT_EQ(*after.remapped_rows_corrected_delta, 0u);
+  EXPECT_TRUE(after.row_remap_pending);
+  EXPECT_FALSE(after.memory_errors_during_run);
+
+  // A remapping failure appears without any new remapped row.
+  const auto failure = memory_window(reader, 24.0, 26.0);
+  EXPECT_EQ(*failure.remapped_rows_corrected_delta, 0u);
+  EXPECT_EQ(*failure.remapped_rows_uncorrected_delta, 0u);
+  EXPECT_TRUE(failure.row_remap_failure);
+  EXPECT_TRUE(failure.memory_errors_during_run);
+}
+
+TEST(GpuReader, RetiredPagesOnPreAmpereGpus) {
+  // t4_retired_pages.json: (multiple SBE, DBE, pending) = (1, 0, 0) from 0, (2, 1, 1) from 5,
+  // (2, 1, 0) from 8. Row remapping is not supported (T4).
+  auto fake = open_fake("t4_retired_pages.json");
+  GpuReader reader(fake.nvml, fake.gpus[0].handle);
+
+  const auto before = memory_window(reader, 1.0, 3.0);
+  EXPECT_EQ(*before.retired_pages_delta, 0u);
+  EXPECT_FALSE(before.retired_pages_pending);
+  EXPECT_FALSE(before.memory_errors_during_run);
+  EXPECT_FALSE(before.remapped_rows_corrected_delta.has_value());
+  EXPECT_FALSE(before.remapped_rows_uncorrected_delta.has_value());
+  EXPECT_TRUE(has_note(before.notes, "row remapping: Not Supported"));
+
+  const auto event = memory_window(reader, 4.0, 6.0);
+  EXPECT_EQ(*event.retired_pages_delta, 2u);  // (2 + 1) - (1 + 0)
+  EXPECT_TRUE(event.retired_pages_pending);
+  EXPECT_TRUE(event.memory_errors_during_run);
+  EXPECT_FALSE(event.row_remap_pending);
+
+  // Pending cleared (reboot would retire them), count unchanged.
+  const auto later = memory_window(reader, 7.0, 9.0);
+  EXPECT_EQ(*later.retired_pages_delta, 0u);
+  EXPECT_FALSE(later.retired_pages_pending);
+  EXPECT_FALSE(later.memory_errors_during_run);
+}
+
+TEST(GpuReader, UnsupportedMemoryHealthCountersAreNotesNotErrors) {
+  auto fake = open_fake("errors.json");
+  GpuReader reader(fake.nvml, fake.gpus[0].handle);
+  const auto w = memory_window(reader, 1.0, 3.0);
+  EXPECT_EQ(w.source, "nvml");
+  EXPECT_FALSE(w.remapped_rows_corrected_delta.has_value());
+  EXPECT_FALSE(w.remapped_rows_uncorrected_delta.has_value());
+  EXPECT_FALSE(w.retired_pages_delta.has_value());
+  EXPECT_FALSE(w.row_remap_pending);
+  EXPECT_FALSE(w.row_remap_failure);
+  EXPECT_FALSE(w.retired_pages_pending);
+  EXPECT_FALSE(w.memory_errors_during_run);
+  EXPECT_TRUE(has_note(w.notes, "row remapping: Not Supported"));
+  EXPECT_TRUE(has_note(w.notes, "retired pages: Not Supported"));
+  EXPECT_TRUE(has_note(w.notes, "retired pages pending: Not Supported"));
+  // One note per counter, not one per read.
+  EXPECT_EQ(std::count_if(w.notes.begin(), w.notes.end(),
+                          [](const std::string& n) { return n.rfind("row remapping", 0) == 0; }),
+            1);
+}
+
+TEST(GpuReader, MemoryHealthIsReadOnlyWhenAsked) {
+  auto fake = open_fake("h200_traces.json");
+  GpuReader reader(fake.nvml, fake.gpus[0].handle);
+  test::fake_nvml_set_time(16.0);
+  const auto plain = reader.read(0);
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(plain->remapped_rows_corrected.has_value());
+  const auto full = reader.read(0, true);
+  ASSERT_TRUE(full);
+  EXPECT_EQ(*full->remapped_rows_corrected, 3u);
+  EXPECT_EQ(*full->remapped_rows_uncorrected, 1u);
+  EXPECT_TRUE(*full->row_remap_pending);
+  EXPECT_FALSE(*full->row_remap_failure);
+}
+
 TEST(GpuReader, LostGpuStopsTheReader) {
   auto fake = open_fake("errors.json");
   GpuReader reader(fake.nvml, fake.gpus[1].handle);

@@ -1,6 +1,7 @@
 // The provider's probes end to end (sampler thread included) on the fake NVML's virtual clock.
 // Every sample of a window is taken at its begin or end time (the clock only moves there), so
-// the flags are deterministic: the throttling episode is t in [11, 12), the ECC error at t = 15.
+// the flags are deterministic: the throttling episode is t in [11, 12), the ECC error and the
+// row remap at t = 15.
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -43,6 +44,8 @@ TEST(TelemetryProvider, ThrottleAndEccFlagsOnlyOnOverlappingWindows) {
   EXPECT_GE(before.sample_count, 2u);
   EXPECT_FALSE(before.throttled);
   EXPECT_FALSE(before.ecc_errors_during_run);
+  EXPECT_EQ(*before.remapped_rows_corrected_delta, 0u);
+  EXPECT_FALSE(before.memory_errors_during_run);
   // 100 W for 1 s of virtual time.
   EXPECT_NEAR(*before.energy_joules, 100.0, 1e-6);
 
@@ -60,10 +63,17 @@ TEST(TelemetryProvider, ThrottleAndEccFlagsOnlyOnOverlappingWindows) {
   const auto ecc = window(*probe, 14.0, 16.0);
   EXPECT_TRUE(ecc.ecc_errors_during_run);
   EXPECT_EQ(*ecc.ecc_corrected_delta, 1u);
+  // The row remap at t = 15: rows (2, 0) -> (3, 1), pending from then on.
+  EXPECT_TRUE(ecc.memory_errors_during_run);
+  EXPECT_EQ(*ecc.remapped_rows_corrected_delta, 1u);
+  EXPECT_EQ(*ecc.remapped_rows_uncorrected_delta, 1u);
+  EXPECT_TRUE(ecc.row_remap_pending);
   EXPECT_FALSE(ecc.throttled);
 
   const auto later = window(*probe, 16.0, 18.0);
   EXPECT_FALSE(later.ecc_errors_during_run);
+  EXPECT_FALSE(later.memory_errors_during_run);
+  EXPECT_TRUE(later.row_remap_pending);
   EXPECT_FALSE(later.throttled);
 }
 

@@ -102,6 +102,59 @@ TEST(WindowSummary, EmptySampleSetHasNoFigures) {
   EXPECT_FALSE(w.power_mean_watts.has_value());
 }
 
+GpuSample health(double t, std::uint64_t rows_c, std::uint64_t rows_u, bool pending, bool failure) {
+  GpuSample s;
+  s.t_seconds = t;
+  s.remapped_rows_corrected = rows_c;
+  s.remapped_rows_uncorrected = rows_u;
+  s.row_remap_pending = pending;
+  s.row_remap_failure = failure;
+  return s;
+}
+
+TEST(WindowSummary, MemoryHealthFromTheFirstAndLastSampleThatCarryIt) {
+  GpuSample middle;  // a periodic sample: no memory-health reading
+  middle.t_seconds = 0.5;
+  // Rows 4/1 -> 6/1: corrected delta 2, uncorrected 0; flag set.
+  auto w = summarize_gpu_window(
+      {health(0, 4, 1, false, false), middle, health(1, 6, 1, false, false)}, statics(), 0.5);
+  EXPECT_EQ(*w.remapped_rows_corrected_delta, 2u);
+  EXPECT_EQ(*w.remapped_rows_uncorrected_delta, 0u);
+  EXPECT_TRUE(w.memory_errors_during_run);
+  EXPECT_FALSE(w.ecc_errors_during_run);  // a separate flag
+  EXPECT_FALSE(w.retired_pages_delta.has_value());
+
+  // Pending and failed already at the start: reported, but nothing happened in this window.
+  w = summarize_gpu_window({health(0, 6, 1, true, true), middle, health(1, 6, 1, true, true)},
+                           statics(), 0.5);
+  EXPECT_TRUE(w.row_remap_pending);
+  EXPECT_TRUE(w.row_remap_failure);
+  EXPECT_FALSE(w.memory_errors_during_run);
+
+  // A pending remapping appears with no count change.
+  w = summarize_gpu_window({health(0, 6, 1, false, false), health(1, 6, 1, true, false)}, statics(),
+                           1);
+  EXPECT_TRUE(w.memory_errors_during_run);
+
+  // Retired pages: 5 -> 5, pending appears; 5 -> 7 counts.
+  GpuSample a, b;
+  a.retired_pages = 5;
+  a.retired_pages_pending = false;
+  b.t_seconds = 1;
+  b.retired_pages = 5;
+  b.retired_pages_pending = true;
+  w = summarize_gpu_window({a, b}, statics(), 1);
+  EXPECT_EQ(*w.retired_pages_delta, 0u);
+  EXPECT_TRUE(w.retired_pages_pending);
+  EXPECT_TRUE(w.memory_errors_during_run);
+  b.retired_pages = 7;
+  b.retired_pages_pending = false;
+  w = summarize_gpu_window({a, b}, statics(), 1);
+  EXPECT_EQ(*w.retired_pages_delta, 2u);
+  EXPECT_TRUE(w.memory_errors_during_run);
+  EXPECT_FALSE(w.remapped_rows_corrected_delta.has_value());
+}
+
 }  // namespace
 }  // namespace gpusizer::telemetry
 

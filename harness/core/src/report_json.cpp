@@ -96,6 +96,13 @@ json to_json(const TelemetryWindow& w) {
   put_optional(j, "ecc_corrected_delta", w.ecc_corrected_delta);
   put_optional(j, "ecc_uncorrected_delta", w.ecc_uncorrected_delta);
   j["ecc_errors_during_run"] = w.ecc_errors_during_run;
+  put_optional(j, "remapped_rows_corrected_delta", w.remapped_rows_corrected_delta);
+  put_optional(j, "remapped_rows_uncorrected_delta", w.remapped_rows_uncorrected_delta);
+  j["row_remap_pending"] = w.row_remap_pending;
+  j["row_remap_failure"] = w.row_remap_failure;
+  put_optional(j, "retired_pages_delta", w.retired_pages_delta);
+  j["retired_pages_pending"] = w.retired_pages_pending;
+  j["memory_errors_during_run"] = w.memory_errors_during_run;
   if (!w.attribution.empty()) j["attribution"] = w.attribution;
   if (!w.notes.empty()) j["notes"] = w.notes;
   return j;
@@ -127,6 +134,13 @@ TelemetryWindow telemetry_from_json(const JsonInput& in) {
                  "ecc_corrected_delta",
                  "ecc_uncorrected_delta",
                  "ecc_errors_during_run",
+                 "remapped_rows_corrected_delta",
+                 "remapped_rows_uncorrected_delta",
+                 "row_remap_pending",
+                 "row_remap_failure",
+                 "retired_pages_delta",
+                 "retired_pages_pending",
+                 "memory_errors_during_run",
                  "attribution",
                  "energy_integrated_joules",
                  "sm_clock_default_source",
@@ -159,6 +173,15 @@ TelemetryWindow telemetry_from_json(const JsonInput& in) {
   if (auto v = in.find("ecc_corrected_delta")) w.ecc_corrected_delta = v->count();
   if (auto v = in.find("ecc_uncorrected_delta")) w.ecc_uncorrected_delta = v->count();
   if (auto v = in.find("ecc_errors_during_run")) w.ecc_errors_during_run = v->boolean();
+  if (auto v = in.find("remapped_rows_corrected_delta"))
+    w.remapped_rows_corrected_delta = v->count();
+  if (auto v = in.find("remapped_rows_uncorrected_delta"))
+    w.remapped_rows_uncorrected_delta = v->count();
+  if (auto v = in.find("row_remap_pending")) w.row_remap_pending = v->boolean();
+  if (auto v = in.find("row_remap_failure")) w.row_remap_failure = v->boolean();
+  if (auto v = in.find("retired_pages_delta")) w.retired_pages_delta = v->count();
+  if (auto v = in.find("retired_pages_pending")) w.retired_pages_pending = v->boolean();
+  if (auto v = in.find("memory_errors_during_run")) w.memory_errors_during_run = v->boolean();
   w.attribution = in.optional_string("attribution").value_or("");
   if (auto v = in.find("notes")) w.notes = string_list(*v);
   return w;

@@ -14,25 +14,25 @@ GpuProbe::~GpuProbe() {
   if (sampler_) sampler_->stop();
 }
 
-void GpuProbe::take_sample() {
+void GpuProbe::take_sample(bool memory_health) {
   const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   std::lock_guard lock(mutex_);
-  if (auto s = reader_->read(t)) samples_.push_back(*s);
+  if (auto s = reader_->read(t, memory_health)) samples_.push_back(*s);
 }
 
 void GpuProbe::begin() {
   if (sampler_) sampler_->stop();
   samples_.clear();
   start_ = std::chrono::steady_clock::now();
-  take_sample();
+  take_sample(true);
   sampler_ = std::make_unique<PeriodicSampler>(std::chrono::duration<double>(period_seconds_),
-                                               [this] { take_sample(); });
+                                               [this] { take_sample(false); });
 }
 
 TelemetryWindow GpuProbe::end() {
   if (sampler_) sampler_->stop();
   sampler_.reset();
-  take_sample();
+  take_sample(true);
   TelemetryWindow w;
   if (samples_.empty()) {
     w.source = "unavailable";

@@ -1,5 +1,7 @@
 #include "gpu_reader.hpp"
 
+#include <cstdint>
+
 namespace gpusizer::telemetry {
 namespace {
 
@@ -93,7 +95,58 @@ std::optional<double> GpuReader::read_power_watts() {
   return std::nullopt;
 }
 
-std::optional<GpuSample> GpuReader::read(double t_seconds) {
+bool GpuReader::has_symbol(bool present, bool& enabled, const char* metric, const char* symbol) {
+  if (present) return true;
+  if (enabled)
+    statics_.notes.push_back(std::string(metric) + ": " + symbol + " missing in this driver");
+  enabled = false;
+  return false;
+}
+
+void GpuReader::read_memory_health(GpuSample& s) {
+  const NvmlApi& api = nvml_->api();
+  if (remapped_rows_ && has_symbol(api.remapped_rows != nullptr, remapped_rows_, "row remapping",
+                                   "nvmlDeviceGetRemappedRows")) {
+    unsigned int corrected = 0, uncorrected = 0, pending = 0, failure = 0;
+    if (ok(api.remapped_rows(device_, &corrected, &uncorrected, &pending, &failure), remapped_rows_,
+           "row remapping")) {
+      s.remapped_rows_corrected = corrected;
+      s.remapped_rows_uncorrected = uncorrected;
+      s.row_remap_pending = pending != 0;
+      s.row_remap_failure = failure != 0;
+    }
+  }
+  if (lost()) return;
+  if (retired_pages_ && has_symbol(api.retired_pages != nullptr, retired_pages_, "retired pages",
+                                   "nvmlDeviceGetRetiredPages")) {
+    std::uint64_t total = 0;
+    bool all = true;
+    for (auto cause : {NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS,
+                       NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR}) {
+      // pageCount 0 and no buffer: only the count comes back (INSUFFICIENT_SIZE when > 0).
+      unsigned int count = 0;
+      nvmlReturn_t rc = api.retired_pages(device_, cause, &count, nullptr);
+      if (rc == NVML_ERROR_INSUFFICIENT_SIZE) rc = NVML_SUCCESS;
+      if (!ok(rc, retired_pages_, "retired pages")) {
+        all = false;
+        break;
+      }
+      total += count;
+    }
+    if (all) s.retired_pages = total;
+  }
+  if (lost()) return;
+  if (retired_pages_pending_ &&
+      has_symbol(api.retired_pages_pending != nullptr, retired_pages_pending_,
+                 "retired pages pending", "nvmlDeviceGetRetiredPagesPendingStatus")) {
+    nvmlEnableState_t pending = NVML_FEATURE_DISABLED;
+    if (ok(api.retired_pages_pending(device_, &pending), retired_pages_pending_,
+           "retired pages pending"))
+      s.retired_pages_pending = pending == NVML_FEATURE_ENABLED;
+  }
+}
+
+std::optional<GpuSample> GpuReader::read(double t_seconds, bool memory_health) {
   if (lost()) return std::nullopt;
   const NvmlApi& api = nvml_->api();
   GpuSample s;
@@ -137,6 +190,7 @@ std::optional<GpuSample> GpuReader::read(double t_seconds) {
       s.ecc_uncorrected_volatile = uncorrected;
     }
   }
+  if (memory_health && !lost()) read_memory_health(s);
   if (lost()) return std::nullopt;
   return s;
 }

@@ -17,8 +17,9 @@ class GpuReader {
   GpuReader(std::shared_ptr<NvmlLibrary> nvml, nvmlDevice_t device);
 
   const GpuStatics& statics() const { return statics_; }
-  // A sample stamped with t_seconds; nullopt once the GPU is lost.
-  std::optional<GpuSample> read(double t_seconds);
+  // A sample stamped with t_seconds; nullopt once the GPU is lost. `memory_health` also reads
+  // the remapped-row and retired-page counters (a window's first and last sample only).
+  std::optional<GpuSample> read(double t_seconds, bool memory_health = false);
   bool lost() const { return !lost_reason_.empty(); }
   const std::string& lost_reason() const { return lost_reason_; }
 
@@ -26,6 +27,9 @@ class GpuReader {
   // Checks a return code: true on success; otherwise switches `enabled` off with a note.
   bool ok(nvmlReturn_t rc, bool& enabled, const char* metric);
   std::optional<double> read_power_watts();
+  void read_memory_health(GpuSample& s);
+  // False (with a note, once) when the driver lacks `symbol`.
+  bool has_symbol(bool present, bool& enabled, const char* metric, const char* symbol);
 
   std::shared_ptr<NvmlLibrary> nvml_;
   nvmlDevice_t device_;
@@ -40,6 +44,9 @@ class GpuReader {
   bool temperature_ = true;
   bool reasons_ = true;
   bool ecc_ = true;
+  bool remapped_rows_ = true;
+  bool retired_pages_ = true;
+  bool retired_pages_pending_ = true;
 };
 
 }  // namespace gpusizer::telemetry

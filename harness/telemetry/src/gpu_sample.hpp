@@ -21,6 +21,13 @@ struct GpuSample {
   std::optional<std::uint64_t> clock_event_reasons;  // NVML bit mask
   std::optional<std::uint64_t> ecc_corrected_volatile;
   std::optional<std::uint64_t> ecc_uncorrected_volatile;
+  // Memory health: read only when asked (a window's first and last sample).
+  std::optional<std::uint64_t> remapped_rows_corrected;
+  std::optional<std::uint64_t> remapped_rows_uncorrected;
+  std::optional<bool> row_remap_pending;
+  std::optional<bool> row_remap_failure;
+  std::optional<std::uint64_t> retired_pages;  // multiple single-bit + double-bit ECC causes
+  std::optional<bool> retired_pages_pending;
 };
 
 struct GpuStatics {

@@ -36,6 +36,9 @@ NvmlApi resolve_all(void* h) {
   resolve(h, a.clocks_event_reasons, "nvmlDeviceGetCurrentClocksEventReasons");
   resolve(h, a.clocks_throttle_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
   resolve(h, a.total_ecc_errors, "nvmlDeviceGetTotalEccErrors");
+  resolve(h, a.remapped_rows, "nvmlDeviceGetRemappedRows");
+  resolve(h, a.retired_pages, "nvmlDeviceGetRetiredPages");
+  resolve(h, a.retired_pages_pending, "nvmlDeviceGetRetiredPagesPendingStatus");
   resolve(h, a.mig_mode, "nvmlDeviceGetMigMode");
   resolve(h, a.max_mig_device_count, "nvmlDeviceGetMaxMigDeviceCount");
   resolve(h, a.mig_device_handle_by_index, "nvmlDeviceGetMigDeviceHandleByIndex");

@@ -36,6 +36,9 @@ struct NvmlApi {
   decltype(&::nvmlDeviceGetCurrentClocksEventReasons) clocks_event_reasons = nullptr;
   decltype(&::nvmlDeviceGetCurrentClocksThrottleReasons) clocks_throttle_reasons = nullptr;
   decltype(&::nvmlDeviceGetTotalEccErrors) total_ecc_errors = nullptr;
+  decltype(&::nvmlDeviceGetRemappedRows) remapped_rows = nullptr;
+  decltype(&::nvmlDeviceGetRetiredPages) retired_pages = nullptr;
+  decltype(&::nvmlDeviceGetRetiredPagesPendingStatus) retired_pages_pending = nullptr;
   decltype(&::nvmlDeviceGetMigMode) mig_mode = nullptr;
   decltype(&::nvmlDeviceGetMaxMigDeviceCount) max_mig_device_count = nullptr;
   decltype(&::nvmlDeviceGetMigDeviceHandleByIndex) mig_device_handle_by_index = nullptr;

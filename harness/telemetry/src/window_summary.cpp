@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <utility>
 
 #include "gpusizer/stats.hpp"
 
@@ -36,6 +37,27 @@ std::optional<std::uint64_t> counter_delta(const std::vector<GpuSample>& samples
   }
   if (!first || *last < *first) return std::nullopt;
   return *last - *first;
+}
+
+// The first and last values of a flag among the samples that carry it.
+template <typename Get>
+std::pair<std::optional<bool>, std::optional<bool>> first_last(
+    const std::vector<GpuSample>& samples, Get get) {
+  std::optional<bool> first, last;
+  for (const auto& s : samples) {
+    if (auto v = get(s)) {
+      if (!first) first = *v;
+      last = *v;
+    }
+  }
+  return {first, last};
+}
+
+// True when the flag is set at the end but was not at the start (appeared during the window).
+template <typename Get>
+bool appeared(const std::vector<GpuSample>& samples, Get get) {
+  const auto [first, last] = first_last(samples, get);
+  return first && last && !*first && *last;
 }
 
 std::string percent_text(double x) {
@@ -127,6 +149,24 @@ TelemetryWindow summarize_gpu_window(const std::vector<GpuSample>& samples,
       counter_delta(samples, [](const GpuSample& s) { return s.ecc_uncorrected_volatile; });
   w.ecc_errors_during_run =
       w.ecc_corrected_delta.value_or(0) > 0 || w.ecc_uncorrected_delta.value_or(0) > 0;
+
+  w.remapped_rows_corrected_delta =
+      counter_delta(samples, [](const GpuSample& s) { return s.remapped_rows_corrected; });
+  w.remapped_rows_uncorrected_delta =
+      counter_delta(samples, [](const GpuSample& s) { return s.remapped_rows_uncorrected; });
+  const auto remap_pending = [](const GpuSample& s) { return s.row_remap_pending; };
+  const auto remap_failure = [](const GpuSample& s) { return s.row_remap_failure; };
+  const auto pages_pending = [](const GpuSample& s) { return s.retired_pages_pending; };
+  w.row_remap_pending = first_last(samples, remap_pending).second.value_or(false);
+  w.row_remap_failure = first_last(samples, remap_failure).second.value_or(false);
+  w.retired_pages_delta =
+      counter_delta(samples, [](const GpuSample& s) { return s.retired_pages; });
+  w.retired_pages_pending = first_last(samples, pages_pending).second.value_or(false);
+  w.memory_errors_during_run = w.remapped_rows_corrected_delta.value_or(0) > 0 ||
+                               w.remapped_rows_uncorrected_delta.value_or(0) > 0 ||
+                               w.retired_pages_delta.value_or(0) > 0 ||
+                               appeared(samples, remap_pending) ||
+                               appeared(samples, remap_failure) || appeared(samples, pages_pending);
   return w;
 }
 

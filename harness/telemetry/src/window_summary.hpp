@@ -1,5 +1,6 @@
 // Statistics of a telemetry window from its samples: energy (counter delta, cross-checked with
-// integrated power), power mean/peak/p5/p95, mean clocks and utilisation, throttle and ECC flags.
+// integrated power), power mean/peak/p5/p95, mean clocks and utilisation, throttle and ECC flags,
+// remapped-row / retired-page deltas and the memory-error flag.
 // Pure: the sampler collects, this computes.
 #pragma once
 

@@ -52,6 +52,18 @@ struct TelemetryWindow {
   std::optional<std::uint64_t> ecc_corrected_delta;
   std::optional<std::uint64_t> ecc_uncorrected_delta;
   bool ecc_errors_during_run = false;
+  // Memory health, read at the window's start and end where the GPU supports it.
+  // Row remapping (Ampere+): rows remapped for correctable / uncorrectable errors.
+  std::optional<std::uint64_t> remapped_rows_corrected_delta;
+  std::optional<std::uint64_t> remapped_rows_uncorrected_delta;
+  bool row_remap_pending = false;  // a remapping awaits a GPU reset (at the end)
+  bool row_remap_failure = false;  // a remapping has ever failed (at the end)
+  // Page retirement (pre-Ampere): retired pages, both causes (multiple SBE + DBE).
+  std::optional<std::uint64_t> retired_pages_delta;
+  bool retired_pages_pending = false;  // pages await retirement at the next reboot (at the end)
+  // Remapped rows or retired pages increased, or a remap failure / pending remapping or page
+  // retirement appeared during the window.
+  bool memory_errors_during_run = false;
 
   // How the energy of a shared device was attributed (MIG slices share one board).
   std::string attribution;  // "whole device" | "share of concurrently loaded GPU: ..." | ""
