@@ -115,11 +115,8 @@ class CopyWorkload final : public Workload, public CorruptibleOutput {
       case CopyKind::host_to_host:
         break;
     }
-    VerificationResult v;
-    v.method = "destination compared byte by byte with the source's xorshift pattern";
-    v.status = wrong == 0 ? "passed" : "failed";
-    v.detail = std::to_string(wrong) + " wrong bytes";
-    return v;
+    return pattern_result(wrong,
+                          "destination compared byte by byte with the source's xorshift pattern");
   }
 
   void corrupt_output_for_test() override {

@@ -132,11 +132,8 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
                              i * case_.chunk_bytes)
                    .wrong_bytes;
     }
-    VerificationResult v;
-    v.method = "the last `depth` chunks in device memory vs the file's xorshift pattern";
-    v.status = wrong == 0 ? "passed" : "failed";
-    v.detail = std::to_string(wrong) + " wrong bytes";
-    return v;
+    return pattern_result(
+        wrong, "the last `depth` chunks in device memory vs the file's xorshift pattern");
   }
 
   void corrupt_output_for_test() override {

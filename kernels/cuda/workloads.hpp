@@ -1,8 +1,10 @@
 // Factories of the CUDA workloads, one file each. Internal header.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device_info.hpp"
@@ -21,6 +23,15 @@ std::unique_ptr<MultiGpu> make_multi_gpu(const std::vector<DeviceFacts>& devices
                                          std::string& reason);
 std::unique_ptr<CollectiveGroup> make_nccl_group(const std::vector<DeviceFacts>& devices,
                                                  std::string& reason);
+
+// The verdict of a byte-pattern check: passed when no byte differs from the expected pattern.
+inline VerificationResult pattern_result(std::size_t wrong_bytes, std::string method) {
+  VerificationResult v;
+  v.method = std::move(method);
+  v.status = wrong_bytes == 0 ? "passed" : "failed";
+  v.detail = std::to_string(wrong_bytes) + " wrong bytes";
+  return v;
+}
 
 // Lets GPU tests plant a corruption in a workload's output after a run (verify() must then fail).
 class CorruptibleOutput {
