@@ -146,7 +146,6 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
                        {"max_noise_cv", base_policy.max_noise},
                        {"time_cap_seconds", base_policy.time_cap_seconds}}},
                      {"benchmark_flags", options.benchmark_args}};
-  if (options.mode) report.settings["mig_mode"] = *options.mode;
 
   kernels::DiscoveryOptions dopt{options.cpu, options.gpus, options.gpu_indices};
   kernels::Discovery discovery = kernels::discover(dopt);
@@ -330,7 +329,6 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
     estimated_done += c.estimated_seconds;
 
     Record record = build_record(c, outcome, policy);
-    if (options.mode) record.mode = *options.mode;
     if (record.status == "failed" || record.status == "error") exit_code = 1;
     progress.note(one_line_summary(record));
     report.records.push_back(std::move(record));

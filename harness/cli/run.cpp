@@ -189,7 +189,6 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   topt.sample_period_seconds = parse_duration_seconds(a.telemetry_period, "--telemetry-period");
   if (a.tiny || a.child) topt.idle_seconds = a.tiny ? 0.2 : topt.idle_seconds;
   std::unique_ptr<TelemetryProvider> telemetry = make_telemetry_provider(topt);
-  if (a.child) o.mode = std::nullopt;
 
   // GPUs in MIG mode are measured per slice (child processes below), never as a whole GPU: a
   // CUDA process would see one slice and report it under the GPU's name.

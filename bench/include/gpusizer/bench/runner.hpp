@@ -32,7 +32,6 @@ struct RunOptions {
   int progress = -1;                        // -1 auto (stderr is a terminal), 0 off, 1 on
   std::vector<std::string> benchmark_args;  // --benchmark_* flags passed to Google Benchmark
   std::vector<std::string> command_line;
-  std::optional<std::string> mode;  // MIG: "isolated" | "concurrent" (set by the orchestrator)
   // Found by the caller before the run (e.g. GPUs in MIG mode, measured per slice instead):
   // added to the report as they are.
   std::vector<Target> extra_targets;
