@@ -30,9 +30,14 @@ if(GPUSIZER_ENABLE_CUDA)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit REQUIRED)
     set(GPUSIZER_HAVE_CUDA ON)
+  elseif(GPUSIZER_REQUIRE_CUDA)
+    message(FATAL_ERROR "gpusizer: GPUSIZER_REQUIRE_CUDA is ON but no CUDA compiler was found "
+      "(put the toolkit's bin/ on PATH or pass -DCMAKE_CUDA_COMPILER=<path to nvcc>)")
   else()
     message(STATUS "gpusizer: no CUDA compiler found; building the CPU backend only")
   endif()
+elseif(GPUSIZER_REQUIRE_CUDA)
+  message(FATAL_ERROR "gpusizer: GPUSIZER_REQUIRE_CUDA=ON contradicts GPUSIZER_ENABLE_CUDA=OFF")
 endif()
 
 # NVML header: the toolkit's when it has one, else the wheel's (scripts/setup.sh unpacks it

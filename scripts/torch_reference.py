@@ -6,8 +6,8 @@ usage:
   torch_reference.py measure > torch_reference.json      (needs torch with CUDA)
   torch_reference.py compare torch_reference.json report.json
 
-Methods (stated in the output): CUDA events around N back-to-back ops after warm-up, mean time;
-random inputs; 1 GB = 1e9 B; a D2D copy of N bytes is given both as N (gpusizer/nvbandwidth's
+Methods (stated in the output): CUDA events around batches of back-to-back ops, >= 1 s of
+warm-up then >= 1 s of samples, median sample; randn inputs, a @ b.t() (gpusizer's TN layout); 1 GB = 1e9 B; a D2D copy of N bytes is given both as N (gpusizer/nvbandwidth's
 convention) and as 2N (bytes read + written, how the ~4.3 TB/s PyTorch figure is usually quoted).
 """
 import json
@@ -15,45 +15,58 @@ import sys
 
 
 def measure():
+    import statistics
+    import time
+
     import torch
 
     dev = torch.device("cuda")
-    out = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "results": []}
+    out = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0),
+           "method": "CUDA events around a batch of back-to-back ops; warm-up >= 1 s, then samples "
+                     "for >= 1 s; the figure is the median sample", "results": []}
 
-    def timed(fn, warmup, iters):
-        for _ in range(warmup):
+    def timed(fn, per_sample, warmup_s=1.0, timed_s=1.0):
+        """Median seconds per op over samples of `per_sample` back-to-back ops."""
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < warmup_s:
             fn()
-        torch.cuda.synchronize()
+            torch.cuda.synchronize()
+        samples = []
         start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(iters):
-            fn()
-        stop.record()
-        torch.cuda.synchronize()
-        return start.elapsed_time(stop) / 1e3 / iters  # seconds per op
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < timed_s or len(samples) < 5:
+            start.record()
+            for _ in range(per_sample):
+                fn()
+            stop.record()
+            stop.synchronize()
+            samples.append(start.elapsed_time(stop) / 1e3 / per_sample)
+        return statistics.median(samples), len(samples)
 
     n = 8192
+    # gpusizer's GEMM is TN (A transposed): D = A^T B with A, B stored column-major, which is
+    # a @ b.t() on row-major tensors. Inputs: standard normal rounded to bf16.
     a = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
     b = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
-    t = timed(lambda: torch.matmul(a, b), 3, 10)
+    t, k = timed(lambda: a @ b.t(), 10)
     out["results"].append({"name": "bf16_gemm_8192", "flop_per_second": 2 * n**3 / t,
-                           "method": "torch.matmul bf16 8192^3, random, mean of 10 after 3 warm-ups"})
+                           "method": f"a @ b.t() bf16 8192^3, randn inputs, median of {k} samples of 10"})
     del a, b
 
     nbytes = 1 << 30
     src = torch.empty(nbytes, dtype=torch.uint8, device=dev).random_()
     dst = torch.empty_like(src)
-    t = timed(lambda: dst.copy_(src), 3, 20)
+    t, k = timed(lambda: dst.copy_(src), 20)
     out["results"].append({"name": "d2d_copy_1GiB", "bytes_per_second_counted_once": nbytes / t,
                            "bytes_per_second_read_plus_write": 2 * nbytes / t,
-                           "method": "Tensor.copy_ 1 GiB device to device, mean of 20"})
+                           "method": f"Tensor.copy_ 1 GiB device to device, median of {k} samples of 20"})
     del src, dst
 
     host = torch.empty(nbytes, dtype=torch.uint8).pin_memory()
     dev_buf = torch.empty(nbytes, dtype=torch.uint8, device=dev)
-    t = timed(lambda: dev_buf.copy_(host, non_blocking=True), 2, 10)
+    t, k = timed(lambda: dev_buf.copy_(host, non_blocking=True), 4)
     out["results"].append({"name": "h2d_pinned_1GiB", "bytes_per_second": nbytes / t,
-                           "method": "pinned host tensor copy_ to device, non_blocking, mean of 10"})
+                           "method": f"pinned host tensor copy_ to device, non_blocking, median of {k} samples of 4"})
     json.dump(out, sys.stdout, indent=2)
     print()
 
