@@ -1,14 +1,24 @@
 #include "gpusizer/bench/child_runs.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <utility>
 
+#include "gpusizer/clock.hpp"
 #include "gpusizer/report_io.hpp"
 
 extern char** environ;
@@ -17,6 +27,94 @@ namespace gpusizer::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Where a child finds the barrier's descriptors (dup2'ed there at spawn).
+constexpr int kChildReadyFd = 3;
+constexpr int kChildGoFd = 4;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() { reset(); }
+  Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+  Fd& operator=(Fd&& o) noexcept {
+    if (this != &o) {
+      reset();
+      fd_ = std::exchange(o.fd_, -1);
+    }
+    return *this;
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// Moves a close-on-exec descriptor above the numbers children receive (so a dup2 onto 3 or 4
+// never has itself as the source, which would keep close-on-exec).
+Fd above_child_fds(int fd) {
+  const int high = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
+  ::close(fd);
+  return Fd(high);
+}
+
+// The parent's side: one go pipe shared by all children (closing its write end releases them
+// together) and one ready socket pair per child (a socket, so a child whose parent is gone gets
+// EPIPE rather than SIGPIPE).
+struct BarrierPipes {
+  Fd go_read, go_write;
+  std::vector<Fd> ready_parent, ready_child;
+
+  static std::optional<BarrierPipes> create(std::size_t children, std::string& why_not) {
+    BarrierPipes b;
+    int go[2];
+    if (::pipe2(go, O_CLOEXEC) != 0) {
+      why_not = std::string("pipe: ") + std::strerror(errno);
+      return std::nullopt;
+    }
+    b.go_read = above_child_fds(go[0]);
+    b.go_write = above_child_fds(go[1]);
+    for (std::size_t i = 0; i < children; ++i) {
+      int sv[2];
+      if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        why_not = std::string("socketpair: ") + std::strerror(errno);
+        return std::nullopt;
+      }
+      b.ready_parent.push_back(above_child_fds(sv[0]));
+      b.ready_child.push_back(above_child_fds(sv[1]));
+    }
+    for (const auto* fds : {&b.ready_parent, &b.ready_child}) {
+      for (const Fd& fd : *fds) {
+        if (fd.get() < 0) {
+          why_not = std::string("fcntl(F_DUPFD_CLOEXEC): ") + std::strerror(errno);
+          return std::nullopt;
+        }
+      }
+    }
+    if (b.go_read.get() < 0 || b.go_write.get() < 0) {
+      why_not = std::string("fcntl(F_DUPFD_CLOEXEC): ") + std::strerror(errno);
+      return std::nullopt;
+    }
+    return b;
+  }
+};
+
+// The parent's descriptors a child receives as kChildReadyFd and kChildGoFd (-1: no barrier).
+struct ChildFds {
+  int ready = -1;
+  int go = -1;
+};
 
 struct Running {
   const ChildSpec* spec = nullptr;
@@ -28,7 +126,7 @@ struct Running {
   std::string spawn_error;
 };
 
-Running spawn(const ChildSpec& spec) {
+Running spawn(const ChildSpec& spec, const ChildFds& barrier = {}) {
   Running r;
   r.spec = &spec;
   r.start = Clock::now();
@@ -42,6 +140,14 @@ Running spawn(const ChildSpec& spec) {
     if (!overridden) env_storage.push_back(entry);
   }
   for (const auto& [k, v] : spec.env) env_storage.push_back(k + "=" + v);
+  const bool with_barrier = barrier.ready >= 0 && barrier.go >= 0;
+  std::erase_if(env_storage, [](const std::string& e) {
+    return e.rfind(std::string(kStartBarrierEnv) + "=", 0) == 0;
+  });
+  if (with_barrier) {
+    env_storage.push_back(std::string(kStartBarrierEnv) + "=" + std::to_string(kChildReadyFd) +
+                          "," + std::to_string(kChildGoFd));
+  }
   std::vector<char*> envp;
   for (auto& s : env_storage) envp.push_back(s.data());
   envp.push_back(nullptr);
@@ -49,7 +155,14 @@ Running spawn(const ChildSpec& spec) {
   std::vector<char*> argv;
   for (auto& s : argv_storage) argv.push_back(s.data());
   argv.push_back(nullptr);
-  int rc = ::posix_spawn(&r.pid, argv[0], nullptr, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_t actions;
+  ::posix_spawn_file_actions_init(&actions);
+  if (with_barrier) {
+    ::posix_spawn_file_actions_adddup2(&actions, barrier.ready, kChildReadyFd);
+    ::posix_spawn_file_actions_adddup2(&actions, barrier.go, kChildGoFd);
+  }
+  int rc = ::posix_spawn(&r.pid, argv[0], &actions, nullptr, argv.data(), envp.data());
+  ::posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) {
     r.pid = -1;
     r.spawn_error = "cannot start " + spec.argv.front() + ": " + std::strerror(rc);
@@ -135,6 +248,60 @@ std::vector<ChildResult> wait_all(std::vector<Running> running, double timeout_s
   return results;
 }
 
+// Waits until every child has signalled ready or is gone (exited, never started), at most
+// `timeout_seconds` after `first_start`; then releases them all by closing the go pipe.
+std::vector<StartBarrierResult> wait_and_release(BarrierPipes& pipes, std::size_t children,
+                                                 Clock::time_point first_start,
+                                                 double timeout_seconds) {
+  std::vector<StartBarrierResult> out(children);
+  std::vector<bool> settled(children, false);
+  std::size_t open = children;
+  std::size_t ready = 0;
+  bool timed_out = false;
+  while (open > 0) {
+    const double left = timeout_seconds - seconds_since(first_start);
+    if (left <= 0) {
+      timed_out = true;
+      break;
+    }
+    std::vector<pollfd> fds;
+    std::vector<std::size_t> index;
+    for (std::size_t i = 0; i < children; ++i) {
+      if (settled[i]) continue;
+      fds.push_back({pipes.ready_parent[i].get(), POLLIN, 0});
+      index.push_back(i);
+    }
+    const int n = ::poll(fds.data(), fds.size(), static_cast<int>(std::min(left, 1.0) * 1000) + 1);
+    if (n < 0 && errno != EINTR) break;  // cannot wait: release now
+    for (std::size_t k = 0; n > 0 && k < fds.size(); ++k) {
+      if (fds[k].revents == 0) continue;
+      const std::size_t i = index[k];
+      char byte = 0;
+      const ssize_t got = ::recv(fds[k].fd, &byte, 1, MSG_DONTWAIT);
+      if (got < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+      settled[i] = true;
+      --open;
+      if (got == 1) {  // else: the child closed its end without signalling (exited, exec failed)
+        out[i].reached = true;
+        out[i].ready_after_seconds = seconds_since(first_start);
+        out[i].ready_at = now_iso8601_utc();
+        ++ready;
+      }
+    }
+  }
+  pipes.go_write.reset();  // release: every child blocked on the go pipe reads end-of-file
+  const double released_after = seconds_since(first_start);
+  const std::string released_at = now_iso8601_utc();
+  for (auto& r : out) {
+    r.released_after_seconds = released_after;
+    r.released_at = released_at;
+    r.children = children;
+    r.children_ready = ready;
+    r.timed_out = timed_out;
+  }
+  return out;
+}
+
 std::string replace_segment(std::string id, const std::string& from, const std::string& to) {
   const std::string needle = "/" + from + "/";
   auto pos = id.find(needle);
@@ -145,12 +312,31 @@ std::string replace_segment(std::string id, const std::string& from, const std::
 }  // namespace
 
 std::vector<ChildResult> run_children(const std::vector<ChildSpec>& children, bool concurrent,
-                                      double timeout_seconds) {
+                                      double timeout_seconds, double barrier_timeout_seconds) {
   std::vector<ChildResult> results;
   if (concurrent) {
+    std::string why_not;
+    auto pipes = BarrierPipes::create(children.size(), why_not);
     std::vector<Running> running;
-    for (const auto& c : children) running.push_back(spawn(c));
-    return wait_all(std::move(running), timeout_seconds);
+    const auto first_start = Clock::now();
+    for (std::size_t i = 0; i < children.size(); ++i) {
+      ChildFds fds;
+      if (pipes) fds = {pipes->ready_child[i].get(), pipes->go_read.get()};
+      running.push_back(spawn(children[i], fds));
+    }
+    std::vector<StartBarrierResult> barrier(children.size());
+    if (pipes) {
+      // Only the children hold their ends now: a child that exits shows as end-of-file.
+      for (Fd& fd : pipes->ready_child) fd.reset();
+      pipes->go_read.reset();
+      barrier = wait_and_release(*pipes, children.size(), first_start,
+                                 std::min(barrier_timeout_seconds, timeout_seconds));
+    } else {
+      for (auto& b : barrier) b.setup_error = "start barrier not set up (" + why_not + ")";
+    }
+    results = wait_all(std::move(running), timeout_seconds);
+    for (std::size_t i = 0; i < results.size(); ++i) results[i].start_barrier = barrier[i];
+    return results;
   }
   for (const auto& c : children) {
     auto one = wait_all({spawn(c)}, timeout_seconds);
@@ -158,6 +344,70 @@ std::vector<ChildResult> run_children(const std::vector<ChildSpec>& children, bo
   }
   return results;
 }
+
+std::optional<double> wait_at_start_barrier() {
+  const char* spec = std::getenv(kStartBarrierEnv);
+  int ready_fd = -1, go_fd = -1;
+  if (spec == nullptr || std::sscanf(spec, "%d,%d", &ready_fd, &go_fd) != 2) return std::nullopt;
+  // Only descriptors of the right kinds: never write into a file that happens to be open there.
+  struct stat ready_st {
+  }, go_st{};
+  if (::fstat(ready_fd, &ready_st) != 0 || !S_ISSOCK(ready_st.st_mode) ||
+      ::fstat(go_fd, &go_st) != 0 || !S_ISFIFO(go_st.st_mode)) {
+    return std::nullopt;
+  }
+  const auto start = Clock::now();
+  const char byte = 'R';
+  ssize_t sent = 0;
+  do {
+    sent = ::send(ready_fd, &byte, 1, MSG_NOSIGNAL);
+  } while (sent < 0 && errno == EINTR);
+  ::close(ready_fd);
+  char ignored = 0;
+  ssize_t got = 0;
+  do {
+    got = ::read(go_fd, &ignored, 1);  // returns 0 (end of file) when the parent releases
+  } while (got < 0 && errno == EINTR);
+  ::close(go_fd);
+  return seconds_since(start);
+}
+
+namespace {
+
+std::string barrier_summary(const StartBarrierResult& b) {
+  if (!b.setup_error.empty()) return b.setup_error;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "%zu of %zu slices ready; released together %.3f s after the first child started "
+                "(%s)%s",
+                b.children_ready, b.children, b.released_after_seconds,
+                b.timed_out ? "barrier timeout" : "all ready or exited",
+                b.reached ? "" : "; this slice was NOT ready at the release");
+  return buf;
+}
+
+nlohmann::json barrier_json(const StartBarrierResult& b) {
+  if (!b.setup_error.empty()) return {{"unavailable", b.setup_error}};
+  nlohmann::json j{{"reached", b.reached},
+                   {"released_after_seconds", b.released_after_seconds},
+                   {"released_at", b.released_at},
+                   {"slices", b.children},
+                   {"slices_ready", b.children_ready},
+                   {"released_by", b.timed_out ? "timeout" : "all ready or exited"}};
+  if (b.reached) {
+    j["ready_after_seconds"] = b.ready_after_seconds;
+    j["ready_at"] = b.ready_at;
+    j["waited_seconds"] = b.released_after_seconds - b.ready_after_seconds;
+  }
+  return j;
+}
+
+void add_warning_once(Report& report, const std::string& w) {
+  if (std::find(report.warnings.begin(), report.warnings.end(), w) == report.warnings.end())
+    report.warnings.push_back(w);
+}
+
+}  // namespace
 
 void merge_child_result(Report& parent, const ChildResult& result, const std::string& mode) {
   if (parent.find_target(result.target.id) == nullptr) parent.targets.push_back(result.target);
@@ -170,7 +420,23 @@ void merge_child_result(Report& parent, const ChildResult& result, const std::st
       continue;  // the child's CPU baseline is not the slice's
     }
     r.mode = mode;
+    if (result.start_barrier) r.details["start_barrier"] = barrier_summary(*result.start_barrier);
     if (parent.find_record(r.id) == nullptr) parent.records.push_back(std::move(r));
+  }
+  if (const auto& b = result.start_barrier) {
+    nlohmann::json& facts = parent.target_telemetry[result.target.id];
+    if (!facts.is_object()) facts = nlohmann::json::object();
+    facts[mode + "_start_barrier"] = barrier_json(*b);
+    if (!b->setup_error.empty()) {
+      add_warning_once(parent, "MIG " + mode + ": " + b->setup_error +
+                                   "; the slices started measuring unsynchronised");
+    } else if (b->children_ready < b->children) {
+      add_warning_once(parent, "MIG " + mode + ": start barrier released with " +
+                                   std::to_string(b->children_ready) + " of " +
+                                   std::to_string(b->children) + " slices ready (" +
+                                   (b->timed_out ? "timeout" : "the others exited first") +
+                                   "); a late slice may have measured while others were idle");
+    }
   }
   if (result.failure.empty() && result.records.empty()) {
     std::string why =

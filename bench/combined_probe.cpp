@@ -1,6 +1,7 @@
 #include "gpusizer/bench/combined_probe.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 namespace gpusizer::bench {
@@ -48,10 +49,23 @@ TelemetryWindow sum_windows(const std::vector<TelemetryWindow>& windows) {
     s.sample_period_seconds = std::max(s.sample_period_seconds, w.sample_period_seconds);
     reasons.insert(w.throttle_reasons.begin(), w.throttle_reasons.end());
     s.throttled = s.throttled || w.throttled;
+    // Memory health: any device's error is the case's error. States are "at the window's end"
+    // on each device, so a state set on any device is set for the case.
     s.ecc_errors_during_run = s.ecc_errors_during_run || w.ecc_errors_during_run;
+    s.memory_errors_during_run = s.memory_errors_during_run || w.memory_errors_during_run;
+    s.row_remap_pending = s.row_remap_pending || w.row_remap_pending;
+    s.row_remap_failure = s.row_remap_failure || w.row_remap_failure;
+    s.retired_pages_pending = s.retired_pages_pending || w.retired_pages_pending;
     s.notes.insert(s.notes.end(), w.notes.begin(), w.notes.end());
   }
   s.throttle_reasons.assign(reasons.begin(), reasons.end());
+  s.ecc_corrected_delta = sum_counts(windows, &TelemetryWindow::ecc_corrected_delta);
+  s.ecc_uncorrected_delta = sum_counts(windows, &TelemetryWindow::ecc_uncorrected_delta);
+  s.remapped_rows_corrected_delta =
+      sum_counts(windows, &TelemetryWindow::remapped_rows_corrected_delta);
+  s.remapped_rows_uncorrected_delta =
+      sum_counts(windows, &TelemetryWindow::remapped_rows_uncorrected_delta);
+  s.retired_pages_delta = sum_counts(windows, &TelemetryWindow::retired_pages_delta);
   s.energy_joules = add_all(windows, &TelemetryWindow::energy_joules);
   s.energy_integrated_joules = add_all(windows, &TelemetryWindow::energy_integrated_joules);
   s.energy_method = windows.front().energy_method;
@@ -61,6 +75,15 @@ TelemetryWindow sum_windows(const std::vector<TelemetryWindow>& windows) {
   s.power_peak_watts = add_all(windows, &TelemetryWindow::power_peak_watts);
   if (s.power_peak_watts) s.notes.push_back("power_peak_watts is the sum of per-device peaks");
   return s;
+}
+
+std::optional<std::uint64_t> sum_counts(const std::vector<TelemetryWindow>& windows,
+                                        std::optional<std::uint64_t> TelemetryWindow::*field) {
+  std::optional<std::uint64_t> sum;
+  for (const auto& w : windows) {
+    if (w.*field) sum = sum.value_or(0) + *(w.*field);
+  }
+  return sum;
 }
 
 }  // namespace gpusizer::bench

@@ -37,14 +37,14 @@ void add_io_cases(const SuiteContext& ctx, CaseList& out) {
     const bool to_device = backend->target().kind != "cpu";
     for (const IoShape& s : kIoShapes.pick(ctx)) {
       BenchCase c;
-      c.family = "io";
+      c.family = families::io;
       c.operation = to_device ? "storage_to_device" : "storage_to_host";
       c.targets = {target};
       c.parameters = {{"file_bytes", s.file_bytes},
                       {"chunk_bytes", s.chunk_bytes},
                       {"depth", s.depth},
                       {"directory", ctx.io_directory}};
-      c.id = "io/" + c.operation + "/" + target + "/file=" + std::to_string(s.file_bytes) +
+      c.id = c.family + "/" + c.operation + "/" + target + "/file=" + std::to_string(s.file_bytes) +
              "/chunk=" + std::to_string(s.chunk_bytes) + "/depth=" + std::to_string(s.depth);
       c.priority = s.headline ? 1 : 2;
       c.estimated_seconds = 3;

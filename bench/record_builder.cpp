@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "gpusizer/bench/combined_probe.hpp"
 #include "gpusizer/stats.hpp"
 
 namespace gpusizer::bench {
@@ -60,16 +61,6 @@ std::optional<double> maximum(const std::vector<TelemetryWindow>& ws,
   std::optional<double> out;
   for (const auto& w : ws) {
     if (w.*field) out = out ? std::max(*out, *(w.*field)) : *(w.*field);
-  }
-  return out;
-}
-
-// Sum of a counter delta over the windows that carry it; nullopt when none does.
-std::optional<std::uint64_t> sum_counts(const std::vector<TelemetryWindow>& ws,
-                                        std::optional<std::uint64_t> TelemetryWindow::*field) {
-  std::optional<std::uint64_t> out;
-  for (const auto& w : ws) {
-    if (w.*field) out = out.value_or(0) + *(w.*field);
   }
   return out;
 }
@@ -204,6 +195,13 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
                          what + " per op (" + o.work.rule + ") / median time per op"});
     r.metrics.push_back({o.work.rate_metric + "_best", work / best, unit,
                          what + " per op / fastest sample's time per op"});
+    if (o.work.bus_bandwidth_factor > 0) {
+      r.metrics.push_back(
+          {"busbw", work / median * o.work.bus_bandwidth_factor, unit,
+           "median algbw (bytes / median time) x " + short_number(o.work.bus_bandwidth_factor) +
+               " (nccl-tests bus bandwidth: 2(n-1)/n all_reduce; (n-1)/n all_gather, "
+               "reduce_scatter, all_to_all; 1 broadcast)"});
+    }
     if (o.peak_rate > 0) {
       r.metrics.push_back(
           {"fraction_of_peak", (work / median) / o.peak_rate, "1",
@@ -251,6 +249,7 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
     if (w.memory_errors_during_run) r.flags.push_back("memory_errors_during_run");
     r.telemetry = std::move(w);
   }
+  for (const auto& f : o.flags) r.flags.push_back(f);
   if (t.seconds_per_op.cv > kHighVarianceCv) r.flags.push_back("high_variance");
   if (t.seconds_per_op.cv > policy.max_noise &&
       t.stop_reason.find("time_cap") != std::string::npos) {

@@ -227,6 +227,8 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
   int exit_code = 0;
   std::string stop_cause;
 
+  if (options.before_first_case) options.before_first_case();
+
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const BenchCase& c = cases[i];
     if (int sig = StopSignals::signal_number(); sig != 0 && stop_cause.empty()) {
@@ -317,6 +319,7 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
         outcome.mode = workload->mode();
         outcome.details = workload->details();
         outcome.extra_metrics = workload->extra_metrics();
+        outcome.flags = workload->flags();
         outcome.peak_rate = workload->peak_rate();
         outcome.peak_source = workload->peak_source();
       } catch (const std::exception& e) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "gpusizer/bench/child_runs.hpp"
 #include "gpusizer/bench/runner.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/host_info.hpp"
@@ -199,6 +200,8 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
     exclude_mig_gpus(inventory, o);
   }
 
+  // A MIG child in concurrent mode: wait for the other slices' children after setup.
+  o.before_first_case = [] { bench::wait_at_start_barrier(); };
   bench::RunResult result = bench::run_suite(o, telemetry.get(), std::cerr);
   if (o.list_only) {
     for (const auto& id : result.planned_ids) std::cout << id << "\n";
@@ -231,6 +234,17 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   print_report(result.report, std::cout, format);
   std::cerr << "report: " << o.out.string() << " (" << result.report.records.size()
             << " records, status " << result.report.status << ")\n";
+  // A run with no target at all measured nothing: say so and fail, never a quiet success (a GPU
+  // machine whose driver is missing, run with --no-cpu, would otherwise "pass").
+  if (result.report.targets.empty() && !o.list_only) {
+    std::cerr << "gpusizer: nothing was measured: no target ("
+              << (o.cpu ? "" : "the CPU was skipped with --no-cpu; ")
+              << (o.gpus ? "no GPU was found" : "GPUs were skipped with --no-gpu")
+              << (result.report.warnings.empty() ? std::string()
+                                                 : "; " + result.report.warnings.front())
+              << ")\n";
+    return 1;
+  }
   return result.exit_code;
 }
 

@@ -1,29 +1,15 @@
-// Files for the I/O pipeline: an owned descriptor, the pattern file the benchmark creates (and
-// removes), and the position-dependent checksum both ends of the pipeline agree on.
+// The CPU I/O pipeline's pattern file (created with the shared gpusizer::kernels::IoTestFile) and
+// the position-dependent checksum both ends of the pipeline agree on.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
-#include <utility>
+
+#include "gpusizer/kernels/io_file.hpp"
 
 namespace gpusizer::kernels::cpu {
-
-class FileDescriptor {
- public:
-  FileDescriptor() = default;
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor();
-  FileDescriptor(FileDescriptor&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  FileDescriptor& operator=(FileDescriptor&& o) noexcept;
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-
- private:
-  int fd_ = -1;
-};
 
 // Sum over the 64-bit little-endian words w_j of (w_j XOR j * 0x9E3779B97F4A7C15), mod 2^64,
 // where j is the word's index in the file (so a chunk read from the wrong offset changes the
@@ -31,24 +17,12 @@ class FileDescriptor {
 // where the last partial word is zero-padded.
 std::uint64_t checksum_words(const void* data, std::size_t bytes, std::uint64_t first_word);
 
-// A file of `bytes` bytes filled with the xorshift pattern, created under `directory` with a
-// unique name, fsync'ed, and removed by the destructor. Throws InputError when the directory does
-// not exist, is not a directory or is not writable; RuntimeError when writing fails.
-class PatternFile {
- public:
-  PatternFile(const std::string& directory, std::size_t bytes);
-  ~PatternFile();
-  PatternFile(const PatternFile&) = delete;
-  PatternFile& operator=(const PatternFile&) = delete;
-
-  const std::string& path() const { return path_; }
-  std::size_t bytes() const { return bytes_; }
-  std::uint64_t checksum() const { return checksum_; }
-
- private:
-  std::string path_;
-  std::size_t bytes_;
-  std::uint64_t checksum_ = 0;
+// A file of `bytes` bytes filled with the xorshift pattern under `directory` (see IoTestFile:
+// unlinked at once, page cache dropped), with the checksum of its content.
+struct PatternFile {
+  PatternFile(const std::string& directory, std::size_t bytes, const IoFileOptions& options = {});
+  std::uint64_t checksum = 0;  // declared first: the fill adds to it while `file` is built
+  IoTestFile file;
 };
 
 }  // namespace gpusizer::kernels::cpu

@@ -1,7 +1,5 @@
 #include "io_pipeline_cpu.hpp"
 
-#include <fcntl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -22,24 +20,9 @@ double seconds_between(std::chrono::steady_clock::time_point a,
   return std::chrono::duration<double>(b - a).count();
 }
 
-// Pages of the file resident in the page cache (mincore over a read-only mapping); -1 if unknown.
-long resident_pages(int fd, std::size_t bytes) {
-  void* map = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, 0);
-  if (map == MAP_FAILED) return -1;
-  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  std::vector<unsigned char> vec((bytes + page - 1) / page);
-  long resident = -1;
-  if (::mincore(map, bytes, vec.data()) == 0) {
-    resident = 0;
-    for (unsigned char v : vec) resident += (v & 1);
-  }
-  ::munmap(map, bytes);
-  return resident;
-}
-
 }  // namespace
 
-IoPipelineCpu::IoPipelineCpu(const IoCase& c) : case_(c) {
+IoPipelineCpu::IoPipelineCpu(const IoCase& c, const IoFileOptions& file_options) : case_(c) {
   if (c.to_device) {
     throw Unsupported(
         "the CPU backend has no device: an I/O pipeline into device memory needs a GPU");
@@ -53,12 +36,15 @@ IoPipelineCpu::IoPipelineCpu(const IoCase& c) : case_(c) {
     throw InputError("io: chunk_bytes = " + std::to_string(c.chunk_bytes) +
                      " must be a multiple of 8");
   }
-  file_ = std::make_unique<PatternFile>(c.directory, c.file_bytes);
+  IoFileOptions options = file_options;
+  options.try_direct = c.chunk_bytes % kDirectAlign == 0;
+  options.direct_alignment = kDirectAlign;
+  file_ = std::make_unique<PatternFile>(c.directory, c.file_bytes, options);
   chunks_ = (c.file_bytes + c.chunk_bytes - 1) / c.chunk_bytes;
   buffer_bytes_ = round_up(c.chunk_bytes, kDirectAlign);
   for (int i = 0; i < c.depth; ++i) ring_.emplace_back(buffer_bytes_, kDirectAlign);
   slots_.resize(static_cast<std::size_t>(c.depth));
-  open_for_reading();
+  choose_read_mode();
   reader_ = std::thread([this] { reader_main(); });
 }
 
@@ -71,45 +57,29 @@ IoPipelineCpu::~IoPipelineCpu() {
   if (reader_.joinable()) reader_.join();
 }
 
-void IoPipelineCpu::open_for_reading() {
-  const std::string& path = file_->path();
+void IoPipelineCpu::choose_read_mode() {
+  const IoTestFile& f = file_->file;
   if (case_.chunk_bytes % kDirectAlign != 0) {
     io_mode_note_ = "O_DIRECT not tried: chunk_bytes is not a multiple of 4096";
+  } else if (f.direct_fd() >= 0) {
+    read_fd_ = f.direct_fd();
+    io_mode_ = kIoModeDirect;
+    return;
   } else {
-    const int raw = ::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
-    if (raw >= 0) {
-      FileDescriptor direct(raw);
-      // Some filesystems accept the flag at open and refuse the read: probe one block.
-      const ssize_t r = ::pread(direct.get(), ring_[0].as<void>(), kDirectAlign, 0);
-      if (r >= 0) {
-        fd_ = std::move(direct);
-        io_mode_ = kIoModeDirect;
-        return;
-      }
-      io_mode_note_ = std::string("O_DIRECT read refused: ") + std::strerror(errno);
-    } else {
-      io_mode_note_ = std::string("O_DIRECT open refused: ") + std::strerror(errno);
-    }
+    io_mode_note_ = f.direct_note();
   }
-  const int raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (raw < 0) throw RuntimeError("open " + path + ": " + std::strerror(errno));
-  fd_ = FileDescriptor(raw);
-  // Check once that DONTNEED really empties the cache for this file on this filesystem.
-  const bool advised = ::posix_fadvise(fd_.get(), 0, 0, POSIX_FADV_DONTNEED) == 0;
-  const long resident = resident_pages(fd_.get(), case_.file_bytes);
-  if (advised && resident == 0) {
+  read_fd_ = f.fd();
+  // The drop right after writing tells whether DONTNEED empties the cache on this filesystem.
+  if (f.initial_drop().worked) {
     io_mode_ = kIoModeDropped;
   } else {
     io_mode_ = kIoModeCached;
-    io_mode_note_ += std::string(io_mode_note_.empty() ? "" : "; ") +
-                     (resident < 0 ? "page residency could not be checked (mincore)"
-                                   : std::to_string(resident) +
-                                         " pages still cached after posix_fadvise(DONTNEED)");
+    io_mode_note_ += (io_mode_note_.empty() ? "" : "; ") + f.initial_drop().detail();
   }
 }
 
 void IoPipelineCpu::drop_cache() {
-  if (io_mode_ != kIoModeDirect) ::posix_fadvise(fd_.get(), 0, 0, POSIX_FADV_DONTNEED);
+  if (io_mode_ != kIoModeDirect) file_->file.drop_page_cache();
 }
 
 void IoPipelineCpu::read_chunk(std::size_t chunk, unsigned char* buffer, std::size_t& bytes_read) {
@@ -121,14 +91,14 @@ void IoPipelineCpu::read_chunk(std::size_t chunk, unsigned char* buffer, std::si
   std::size_t got = 0;
   while (got < expected) {
     const ssize_t r =
-        ::pread(fd_.get(), buffer + got, request - got, static_cast<off_t>(offset + got));
+        ::pread(read_fd_, buffer + got, request - got, static_cast<off_t>(offset + got));
     if (r < 0) {
       if (errno == EINTR) continue;
-      throw RuntimeError("reading " + file_->path() + " at offset " + std::to_string(offset + got) +
-                         ": " + std::strerror(errno));
+      throw RuntimeError("reading " + file_->file.label() + " at offset " +
+                         std::to_string(offset + got) + ": " + std::strerror(errno));
     }
     if (r == 0) {
-      throw RuntimeError("reading " + file_->path() + ": unexpected end of file at offset " +
+      throw RuntimeError("reading " + file_->file.label() + ": unexpected end of file at offset " +
                          std::to_string(offset + got));
     }
     got += static_cast<std::size_t>(r);
@@ -263,12 +233,12 @@ VerificationResult IoPipelineCpu::verify() {
     v.detail = "verify() called before any run";
     return v;
   }
-  const bool ok = last_checksum_ == file_->checksum() && last_bytes_ == case_.file_bytes;
+  const bool ok = last_checksum_ == file_->checksum && last_bytes_ == case_.file_bytes;
   v.status = ok ? "passed" : "failed";
   char buf[200];
   std::snprintf(buf, sizeof buf, "consumed %zu of %zu bytes, checksum %016llx, expected %016llx",
                 last_bytes_, case_.file_bytes, static_cast<unsigned long long>(last_checksum_),
-                static_cast<unsigned long long>(file_->checksum()));
+                static_cast<unsigned long long>(file_->checksum));
   v.detail = buf;
   return v;
 }
@@ -294,7 +264,18 @@ std::map<std::string, std::string> IoPipelineCpu::details() const {
       {"consumer", "calling thread, 64-bit position-dependent checksum of each buffer"},
   };
   if (!io_mode_note_.empty()) d["io_mode_note"] = io_mode_note_;
+  d.merge(file_->file.details(io_mode_ == kIoModeDirect));
   return d;
+}
+
+std::string IoPipelineCpu::mode() const {
+  const bool from_storage = io_mode_ != kIoModeCached && !file_->file.filesystem().memory_backed;
+  return from_storage ? "cold" : "hot";
+}
+
+std::vector<std::string> IoPipelineCpu::flags() const {
+  if (file_->file.filesystem().memory_backed) return {kIoDirectoryInMemoryFlag};
+  return {};
 }
 
 std::map<std::string, double> IoPipelineCpu::extra_metrics() const {
@@ -310,15 +291,13 @@ std::map<std::string, double> IoPipelineCpu::extra_metrics() const {
 }
 
 void IoPipelineCpu::corrupt_file_for_test() {
-  const int raw = ::open(file_->path().c_str(), O_RDWR | O_CLOEXEC);
-  if (raw < 0) throw RuntimeError("open " + file_->path() + ": " + std::strerror(errno));
-  FileDescriptor fd(raw);
+  const int fd = file_->file.fd();  // read/write; the file has no name any more
   const auto offset = static_cast<off_t>(case_.file_bytes / 2);
   unsigned char byte = 0;
-  if (::pread(fd.get(), &byte, 1, offset) != 1) throw RuntimeError("corrupt: read failed");
+  if (::pread(fd, &byte, 1, offset) != 1) throw RuntimeError("corrupt: read failed");
   byte ^= 0x40;
-  if (::pwrite(fd.get(), &byte, 1, offset) != 1) throw RuntimeError("corrupt: write failed");
-  ::fsync(fd.get());
+  if (::pwrite(fd, &byte, 1, offset) != 1) throw RuntimeError("corrupt: write failed");
+  ::fsync(fd);
 }
 
 }  // namespace gpusizer::kernels::cpu

@@ -28,7 +28,7 @@ inline constexpr const char* kIoModeCached = "buffered (page cache may serve rea
 class IoPipelineCpu final : public Workload {
  public:
   // Throws Unsupported when c.to_device, InputError for a bad directory or sizes.
-  explicit IoPipelineCpu(const IoCase& c);
+  explicit IoPipelineCpu(const IoCase& c) : IoPipelineCpu(c, IoFileOptions{}) {}
   ~IoPipelineCpu() override;
 
   void warm_up() override;
@@ -37,14 +37,18 @@ class IoPipelineCpu final : public Workload {
   WorkAmount work_per_op() const override;
   std::string timer() const override { return "steady_clock"; }
   // "cold": the file's pages are out of the page cache before every pass (O_DIRECT or a verified
-  // DONTNEED); "hot" when the drop could not be verified.
-  std::string mode() const override { return io_mode_ == kIoModeCached ? "hot" : "cold"; }
+  // DONTNEED); "hot" when the drop could not be verified, or the folder is in RAM (tmpfs/ramfs,
+  // where even O_DIRECT reads come from memory).
+  std::string mode() const override;
   std::map<std::string, std::string> details() const override;
   std::map<std::string, double> extra_metrics() const override;
+  std::vector<std::string> flags() const override;
 
   const std::string& io_mode() const { return io_mode_; }
   // Test hook: flips one byte in the middle of the file on storage (the next pass reads it).
   void corrupt_file_for_test();
+  // Test hook: the options the pattern file is created with (e.g. a fault injection).
+  IoPipelineCpu(const IoCase& c, const IoFileOptions& file_options);
 
  private:
   struct Slot {
@@ -60,7 +64,7 @@ class IoPipelineCpu final : public Workload {
     std::size_t bytes = 0;
   };
 
-  void open_for_reading();
+  void choose_read_mode();
   void drop_cache();
   // One pass over the whole file; `consume` = false only releases buffers (storage alone).
   PassResult pass(bool consume);
@@ -69,7 +73,7 @@ class IoPipelineCpu final : public Workload {
 
   IoCase case_;
   std::unique_ptr<PatternFile> file_;
-  FileDescriptor fd_;
+  int read_fd_ = -1;  // file_'s O_DIRECT or buffered descriptor
   std::string io_mode_;
   std::string io_mode_note_;
   std::size_t chunks_ = 0;

@@ -160,7 +160,9 @@ class CopyWorkload final : public Workload, public CorruptibleOutput {
     if (case_.kind == CopyKind::device_to_device)
       return "half of 2 x memory clock x bus width / 8 (a D2D copy of N bytes moves 2N)";
     return facts_.pcie_bytes_per_second_per_direction > 0
-               ? "PCIe link speed x width after encoding (sysfs current_link_*)"
+               ? "PCIe Gen" + std::to_string(facts_.pcie_generation) + " x" +
+                     std::to_string(facts_.pcie_width) + " payload after encoding (" +
+                     facts_.pcie_peak_source + ")"
                : "";
   }
 

@@ -76,15 +76,31 @@ DeviceFacts read_device_facts(int index) {
       f.numa_node = -1;
     }
   }
-  const std::string speed = read_line(sys + "current_link_speed");
-  const std::string width = read_line(sys + "current_link_width");
-  f.pcie_generation = pcie_generation(speed);
-  try {
-    f.pcie_width = width.empty() ? 0 : std::stoi(width);
-  } catch (const std::exception&) {
-    f.pcie_width = 0;
+  const std::string cur_speed = read_line(sys + "current_link_speed");
+  const std::string cur_width = read_line(sys + "current_link_width");
+  // The upstream port: the folder above the device's own in the resolved sysfs path.
+  std::string port;
+  if (char* real = ::realpath(sys.c_str(), nullptr)) {
+    port = std::string(real) + "/../";
+    std::free(real);
   }
-  f.pcie_bytes_per_second_per_direction = pcie_bandwidth_per_direction(speed, width);
+  const PcieLink link =
+      pcie_peak_link(read_line(sys + "max_link_speed"), read_line(sys + "max_link_width"),
+                     port.empty() ? "" : read_line(port + "max_link_speed"),
+                     port.empty() ? "" : read_line(port + "max_link_width"), cur_speed, cur_width);
+  auto to_int = [](const std::string& w) {
+    try {
+      return w.empty() ? 0 : std::stoi(w);
+    } catch (const std::exception&) {
+      return 0;
+    }
+  };
+  f.pcie_generation = pcie_generation(link.speed);
+  f.pcie_width = to_int(link.width);
+  f.pcie_current_generation = pcie_generation(cur_speed);
+  f.pcie_current_width = to_int(cur_width);
+  f.pcie_peak_source = link.source;
+  f.pcie_bytes_per_second_per_direction = pcie_bandwidth_per_direction(link.speed, link.width);
   GPUSIZER_CUDA_CALL(cudaDriverGetVersion(&f.driver_version));
   GPUSIZER_CUDA_CALL(cudaRuntimeGetVersion(&f.runtime_version));
   return f;
@@ -110,8 +126,13 @@ Target to_target(const DeviceFacts& f) {
   if (f.numa_node >= 0) a["numa_node"] = f.numa_node;
   if (f.pcie_generation > 0) a["pcie_generation"] = f.pcie_generation;
   if (f.pcie_width > 0) a["pcie_width"] = f.pcie_width;
-  if (f.pcie_bytes_per_second_per_direction > 0)
+  if (f.pcie_bytes_per_second_per_direction > 0) {
     a["pcie_bytes_per_second_per_direction"] = f.pcie_bytes_per_second_per_direction;
+    a["pcie_peak_source"] = f.pcie_peak_source;
+  }
+  // The link as it was when read (it drops when idle): beside the peak, never instead of it.
+  if (f.pcie_current_generation > 0) a["pcie_current_generation"] = f.pcie_current_generation;
+  if (f.pcie_current_width > 0) a["pcie_current_width"] = f.pcie_current_width;
   a["cuda_driver_version"] = cuda_version_string(f.driver_version);
   a["cuda_runtime_version"] = cuda_version_string(f.runtime_version);
   return t;

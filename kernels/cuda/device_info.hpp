@@ -19,10 +19,12 @@ struct DeviceFacts {
   int bus_width_bits = 0;
   double memory_clock_hz = 0, sm_clock_hz = 0;
   double theoretical_memory_bytes_per_second = 0;
-  int numa_node = -1;  // -1 when sysfs does not say
-  int pcie_generation = 0, pcie_width = 0;
-  double pcie_bytes_per_second_per_direction = 0;  // 0 when unreadable
-  int driver_version = 0, runtime_version = 0;     // 13000 = 13.0
+  int numa_node = -1;                       // -1 when sysfs does not say
+  int pcie_generation = 0, pcie_width = 0;  // the link the peak uses (maximum trained link)
+  int pcie_current_generation = 0, pcie_current_width = 0;  // as read (drops when idle)
+  double pcie_bytes_per_second_per_direction = 0;           // 0 when unreadable
+  std::string pcie_peak_source;
+  int driver_version = 0, runtime_version = 0;  // 13000 = 13.0
 };
 
 // Reads everything; throws CudaError on a failing CUDA call.

@@ -1,18 +1,31 @@
 #include "gpu_timer.hpp"
 
+#include <algorithm>
+
 namespace gpusizer::kernels::cuda {
 
 GpuTimer::GpuTimer(int device, std::size_t l2_flush_bytes)
     : device_(device), stream_(Stream::create()), hot_(EventPair::create()) {
   for (std::size_t i = 0; i < kQueuedBeforeRelease; ++i)
     cold_events_.push_back(EventPair::create());
-  flags_ = PinnedBuffer::allocate(2 * sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable);
+  flags_ = PinnedBuffer::allocate(3 * sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable);
   flags_.as<int>()[0] = 1;
   flags_.as<int>()[1] = 0;
+  flags_.as<int>()[2] = 0;
   void* dev = nullptr;
   GPUSIZER_CUDA_CALL(cudaHostGetDevicePointer(&dev, flags_.get(), 0));
   device_flags_ = static_cast<int*>(dev);
-  if (l2_flush_bytes > 0) l2_flush_ = DeviceBuffer(l2_flush_bytes);
+  if (l2_flush_bytes > 0) {
+    l2_flush_ = DeviceBuffer(l2_flush_bytes & ~std::size_t{15});
+    GPUSIZER_CUDA_CALL(cudaMemset(l2_flush_.get(), 0x5a, l2_flush_.bytes()));
+    int sms = 0;
+    GPUSIZER_CUDA_CALL(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    flush_blocks_ = 8 * std::max(sms, 1);
+    GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
+    // Load the flush kernel's module now too (lazy loading would stall the first cold sample).
+    launch_l2_flush_read(stream(), flush_blocks_, l2_flush_.get(), l2_flush_.bytes(),
+                         device_flags_ + 2);
+  }
   // Load the spin kernel's module now, so the first sample does not pay for it (nvbench #339).
   arm(true);
   release();

@@ -2,8 +2,10 @@
 // behind a spin kernel that the host releases once the first operations are queued (nvbench's
 // blocking kernel, nvbandwidth's spin kernel; it gives up after a timeout, so it never hangs).
 //   hot : one event pair around `repeats` back-to-back operations.
-//   cold: before each operation the L2 is flushed (cudaMemsetAsync over an L2-sized buffer
-//         allocated once) and only the operation sits between its own event pair.
+//   cold: before each operation the L2 is flushed (a kernel reads a buffer allocated once, twice
+//         the L2's size: the lines it leaves are clean, so no write-back of dirty lines lands in
+//         the timed operation, as it would after a memset) and only the operation sits between
+//         its own event pair.
 // Nothing is allocated while timing: the events and buffers are created with the timer.
 // The first timed call of a timer never uses the spin kernel: with lazy module loading (the
 // default since CUDA 12.2), the first launch of a kernel (ours, cuBLASLt's, a memset's) may wait
@@ -27,7 +29,8 @@ double join_streams_elapsed(int device, cudaStream_t first, cudaEvent_t start, c
 
 class GpuTimer {
  public:
-  // The device must be current. l2_flush_bytes = 0 disables cold timing.
+  // The device must be current. l2_flush_bytes = 0 disables cold timing; callers pass at least
+  // 2 x the L2 size.
   GpuTimer(int device, std::size_t l2_flush_bytes);
   // Releases a still-armed spin kernel and waits for the stream, so nothing the spin kernel reads
   // is freed under it (after an exception while timing, say).
@@ -66,8 +69,8 @@ class GpuTimer {
       arm(warmed_);
       warmed_ = true;
       for (std::size_t j = 0; j < chunk; ++j) {
-        GPUSIZER_CUDA_CALL(cudaMemsetAsync(l2_flush_.get(), static_cast<int>(j & 0xff),
-                                           l2_flush_.bytes(), stream()));
+        launch_l2_flush_read(stream(), flush_blocks_, l2_flush_.get(), l2_flush_.bytes(),
+                             device_flags_ + 2);
         GPUSIZER_CUDA_CALL(cudaEventRecord(cold_events_[j].start(), stream()));
         op(stream());
         GPUSIZER_CUDA_CALL(cudaEventRecord(cold_events_[j].stop(), stream()));
@@ -105,11 +108,12 @@ class GpuTimer {
   Stream stream_;
   EventPair hot_;
   std::vector<EventPair> cold_events_;
-  PinnedBuffer flags_;  // [0] release flag, [1] timed-out flag; host-mapped
+  PinnedBuffer flags_;  // [0] release flag, [1] timed-out flag, [2] flush sink; host-mapped
   int* device_flags_ = nullptr;
   bool armed_ = false;
   bool warmed_ = false;  // false until the first timed call (which runs without the spin kernel)
   DeviceBuffer l2_flush_;
+  int flush_blocks_ = 0;
 };
 
 }  // namespace gpusizer::kernels::cuda

@@ -1,11 +1,11 @@
-// Storage -> pinned host -> GPU pipeline. A reader thread fills `depth` pinned buffers (O_DIRECT
-// where the filesystem allows it, else buffered reads with posix_fadvise(DONTNEED) before each
-// pass); the calling thread drains them with cudaMemcpyAsync into a device ring. Timed with the
-// steady clock (storage is host work). warm_up() measures each stage alone: storage-only and
-// H2D-only ceilings, so the record shows which stage binds. GPUDirect Storage (cuFile) is not
-// built: this toolkit has no libcufile.
+// Storage -> pinned host -> GPU pipeline. The file is the shared IoTestFile (unlinked at once,
+// fsync'ed and dropped from the page cache after writing). A reader thread fills `depth` pinned
+// buffers (O_DIRECT where the filesystem allows it, else buffered reads with the page cache
+// dropped before each pass); the calling thread drains them with cudaMemcpyAsync into a device
+// ring. Timed with the steady clock (storage is host work). warm_up() measures each stage alone:
+// storage-only (from a dropped cache) and H2D-only ceilings, so the record shows which stage
+// binds. GPUDirect Storage (cuFile) is not built: this toolkit has no libcufile.
 #include <cuda_runtime.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "gpusizer/kernels/io_file.hpp"
 #include "host/numeric.hpp"
 #include "raii.hpp"
 #include "workloads.hpp"
@@ -31,20 +32,6 @@ double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-class File {
- public:
-  File(const std::string& path, int flags) : fd_(::open(path.c_str(), flags, 0600)) {}
-  ~File() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  File(const File&) = delete;
-  File& operator=(const File&) = delete;
-  int fd() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 class IoWorkload final : public Workload, public CorruptibleOutput {
  public:
   IoWorkload(const DeviceFacts& d, const IoCase& c) : facts_(d), case_(c) {
@@ -53,20 +40,22 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
     if (c.file_bytes == 0 || c.chunk_bytes == 0 || c.depth < 1)
       throw InputError("I/O case needs file_bytes, chunk_bytes > 0 and depth >= 1");
     chunks_ = (c.file_bytes + c.chunk_bytes - 1) / c.chunk_bytes;
-    path_ = c.directory + "/gpusizer-io-gpu" + std::to_string(d.index) + ".bin";
-    write_file();
     const bool aligned = c.chunk_bytes % kAlign == 0 && c.file_bytes % kAlign == 0;
-    if (aligned) {
-      direct_ = std::make_unique<File>(path_, O_RDONLY | O_DIRECT);
-      if (direct_->fd() < 0) direct_.reset();
-    }
-    io_mode_ = direct_
-                   ? "O_DIRECT"
-                   : (aligned ? "buffered + fadvise(DONTNEED) (O_DIRECT refused by the filesystem)"
-                              : "buffered + fadvise(DONTNEED) (sizes not 4 KiB-aligned)");
-    buffered_ = std::make_unique<File>(path_, O_RDONLY);
-    if (buffered_->fd() < 0)
-      throw RuntimeError("cannot open " + path_ + ": " + std::strerror(errno));
+    IoFileOptions options;
+    options.name_prefix = "gpusizer-io-gpu" + std::to_string(d.index) + "-";
+    options.try_direct = aligned;
+    options.direct_alignment = kAlign;
+    file_ = std::make_unique<IoTestFile>(
+        c.directory, c.file_bytes,
+        [](unsigned char* data, std::size_t n, std::size_t offset) {
+          fill_pattern(std::span<std::uint8_t>(data, n), kSeed, offset);
+        },
+        options);
+    direct_ = file_->direct_fd() >= 0;
+    io_mode_ = direct_ ? "O_DIRECT"
+                       : (aligned ? "buffered + fadvise(DONTNEED) (" + file_->direct_note() + ")"
+                                  : std::string("buffered + fadvise(DONTNEED) (sizes not 4 KiB-"
+                                                "aligned)"));
     DeviceScope scope(d.index);
     stream_ = Stream::create();
     const auto depth = static_cast<std::size_t>(c.depth);
@@ -79,17 +68,17 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
     // O_DIRECT also needs aligned buffers; cudaHostAlloc does not promise 4 KiB alignment.
     for (const auto& p : pinned_) {
       if (direct_ && reinterpret_cast<std::uintptr_t>(p.get()) % kAlign != 0) {
-        direct_.reset();
+        direct_ = false;
         io_mode_ = "buffered + fadvise(DONTNEED) (pinned buffers not 4 KiB-aligned for O_DIRECT)";
       }
     }
   }
 
-  ~IoWorkload() override { ::unlink(path_.c_str()); }
-
   void warm_up() override {
     DeviceScope scope(facts_.index);
-    // Storage alone.
+    // Storage alone, from storage: the pages were dropped after writing; drop them again in case
+    // anything read the file since.
+    if (!direct_) file_->drop_page_cache();
     const double t0 = now_seconds();
     for (std::size_t i = 0; i < chunks_; ++i) read_chunk(i, pinned_[0].as<std::uint8_t>());
     storage_bps_ = static_cast<double>(case_.file_bytes) / (now_seconds() - t0);
@@ -148,11 +137,24 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
             "bytes = file size (storage -> pinned -> device, end to end)", "bandwidth"};
   }
   std::string timer() const override { return "steady_clock"; }
+  // "cold" when every pass starts with the file out of the page cache (O_DIRECT or a drop that
+  // was checked to work) on a disk-backed folder, as on the CPU backend; "hot" on tmpfs/ramfs.
+  std::string mode() const override {
+    const bool dropped = direct_ || file_->initial_drop().worked;
+    return dropped && !file_->filesystem().memory_backed ? "cold" : "hot";
+  }
   std::map<std::string, std::string> details() const override {
-    return {{"io_mode", io_mode_},
-            {"depth", std::to_string(case_.depth)},
-            {"chunk_bytes", std::to_string(case_.chunk_bytes)},
-            {"gpudirect_storage", "not built (no libcufile)"}};
+    std::map<std::string, std::string> d = {{"io_mode", io_mode_},
+                                            {"directory", case_.directory},
+                                            {"depth", std::to_string(case_.depth)},
+                                            {"chunk_bytes", std::to_string(case_.chunk_bytes)},
+                                            {"gpudirect_storage", "not built (no libcufile)"}};
+    d.merge(file_->details(direct_));
+    return d;
+  }
+  std::vector<std::string> flags() const override {
+    if (file_->filesystem().memory_backed) return {kIoDirectoryInMemoryFlag};
+    return {};
   }
   std::map<std::string, double> extra_metrics() const override {
     std::map<std::string, double> m;
@@ -170,35 +172,25 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
     return std::min(case_.chunk_bytes, case_.file_bytes - i * case_.chunk_bytes);
   }
 
-  void write_file() {
-    File f(path_, O_WRONLY | O_CREAT | O_TRUNC);
-    if (f.fd() < 0) throw Unsupported("cannot create " + path_ + ": " + std::strerror(errno));
-    std::vector<std::uint8_t> buf(std::min<std::size_t>(case_.file_bytes, 8u << 20));
-    for (std::size_t off = 0; off < case_.file_bytes; off += buf.size()) {
-      const std::size_t n = std::min(buf.size(), case_.file_bytes - off);
-      fill_pattern(std::span<std::uint8_t>(buf.data(), n), kSeed, off);
-      if (::pwrite(f.fd(), buf.data(), n, static_cast<off_t>(off)) != static_cast<ssize_t>(n))
-        throw RuntimeError("short write to " + path_ + ": " + std::strerror(errno));
-    }
-    ::fsync(f.fd());
-  }
-
   void read_chunk(std::size_t i, std::uint8_t* dst) {
-    const int fd = direct_ ? direct_->fd() : buffered_->fd();
+    const int fd = direct_ ? file_->direct_fd() : file_->fd();
     const std::size_t len = chunk_len(i);
     std::size_t got = 0;
     while (got < len) {
       const ssize_t r =
           ::pread(fd, dst + got, len - got, static_cast<off_t>(i * case_.chunk_bytes + got));
-      if (r < 0) throw RuntimeError("read of " + path_ + " failed: " + std::strerror(errno));
-      if (r == 0) throw RuntimeError("read of " + path_ + ": unexpected end of file");
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        throw RuntimeError("read of " + file_->label() + " failed: " + std::strerror(errno));
+      }
+      if (r == 0) throw RuntimeError("read of " + file_->label() + ": unexpected end of file");
       got += static_cast<std::size_t>(r);
     }
   }
 
   // One pass over the file; returns wall seconds.
   double one_pass() {
-    if (!direct_) ::posix_fadvise(buffered_->fd(), 0, 0, POSIX_FADV_DONTNEED);
+    if (!direct_) file_->drop_page_cache();
     const std::size_t depth = pinned_.size();
     std::mutex m;
     std::condition_variable cv;
@@ -281,8 +273,9 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
   DeviceFacts facts_;
   IoCase case_;
   std::size_t chunks_ = 0;
-  std::string path_, io_mode_;
-  std::unique_ptr<File> direct_, buffered_;
+  std::unique_ptr<IoTestFile> file_;  // declared before the buffers: closed after them
+  bool direct_ = false;
+  std::string io_mode_;
   Stream stream_;
   std::vector<PinnedBuffer> pinned_;
   std::vector<Event> start_, done_;

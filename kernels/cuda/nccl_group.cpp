@@ -154,9 +154,11 @@ class CollectiveWorkload final : public Workload {
   }
 
   WorkAmount work_per_op() const override {
-    return {static_cast<double>(bytes_), 0,
-            "bytes = S as nccl-tests defines it for " + to_string(case_.op) + "; algbw = S/t",
-            "bandwidth"};
+    WorkAmount w{static_cast<double>(bytes_), 0,
+                 "bytes = S as nccl-tests defines it for " + to_string(case_.op) + "; algbw = S/t",
+                 "bandwidth"};
+    w.bus_bandwidth_factor = busbw_factor(case_.op, comms_.ranks());
+    return w;
   }
   std::string timer() const override { return "cuda_events"; }
   std::map<std::string, std::string> details() const override {
@@ -243,34 +245,6 @@ class CollectiveWorkload final : public Workload {
   std::vector<Rank> ranks_;
 };
 
-// Wraps the collective workload so extra_metrics carries busbw from the last run's time.
-class BusBandwidth final : public Workload {
- public:
-  BusBandwidth(std::unique_ptr<CollectiveWorkload> inner, double factor)
-      : inner_(std::move(inner)), factor_(factor) {}
-  double run(std::size_t repeats) override {
-    const double t = inner_->run(repeats);
-    if (t > 0 && repeats > 0)
-      algbw_ = inner_->work_per_op().bytes * static_cast<double>(repeats) / t;
-    return t;
-  }
-  void warm_up() override { inner_->run(1); }
-  VerificationResult verify() override { return inner_->verify(); }
-  WorkAmount work_per_op() const override { return inner_->work_per_op(); }
-  std::string timer() const override { return inner_->timer(); }
-  std::string mode() const override { return inner_->mode(); }
-  std::map<std::string, std::string> details() const override { return inner_->details(); }
-  std::map<std::string, double> extra_metrics() const override {
-    if (algbw_ <= 0) return {};
-    return {{"algbw_bytes_per_second", algbw_}, {"busbw_bytes_per_second", algbw_ * factor_}};
-  }
-
- private:
-  std::unique_ptr<CollectiveWorkload> inner_;
-  double factor_;
-  double algbw_ = 0;
-};
-
 class NcclGroup final : public CollectiveGroup {
  public:
   explicit NcclGroup(std::vector<DeviceFacts> devices) : devices_(std::move(devices)) {}
@@ -286,8 +260,7 @@ class NcclGroup final : public CollectiveGroup {
       for (const auto& d : devices_) idx.push_back(d.index);
       comms_ = std::make_unique<SingleProcessComms>(idx);
     }
-    return std::make_unique<BusBandwidth>(std::make_unique<CollectiveWorkload>(*comms_, c),
-                                          busbw_factor(c.op, ranks()));
+    return std::make_unique<CollectiveWorkload>(*comms_, c);
   }
 
  private:

@@ -1,6 +1,8 @@
 // MIG orchestration exercised with the CPU backend: children that succeed, crash and hang.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 
 #include "gpusizer/bench/child_runs.hpp"
@@ -86,6 +88,83 @@ TEST_F(ChildRuns, ConcurrentChildrenRunTogether) {
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(took, 2.5);  // three 1 s children at once, not 3 s one after another
   for (const auto& r : results) EXPECT_EQ(r.failure, "child wrote no report");
+}
+
+// The start barrier: one child's setup takes 1.5 s longer (a shell waits before starting
+// gpusizer); the other, ready at once, must not start measuring before it.
+TEST_F(ChildRuns, ConcurrentChildrenStartMeasuringAfterTheLastIsReady) {
+  ChildSpec fast = good("1g.18gb", 1);
+  ChildSpec slow = good("1g.18gb", 2);
+  std::string command = "sleep 1.5; exec";
+  for (const auto& a : slow.argv) command += " '" + a + "'";
+  slow.argv = {"/bin/sh", "-c", command};
+  auto results = run_children({fast, slow}, /*concurrent=*/true, 60.0);
+  ASSERT_EQ(results.size(), 2u);
+  std::string last_ready;
+  for (const auto& r : results) {
+    ASSERT_EQ(r.failure, "");
+    ASSERT_TRUE(r.start_barrier.has_value());
+    const StartBarrierResult& b = *r.start_barrier;
+    EXPECT_EQ(b.setup_error, "");
+    EXPECT_TRUE(b.reached);
+    EXPECT_EQ(b.children, 2u);
+    EXPECT_EQ(b.children_ready, 2u);
+    EXPECT_FALSE(b.timed_out);
+    EXPECT_GE(b.released_after_seconds, b.ready_after_seconds);
+    last_ready = std::max(last_ready, b.ready_at);
+  }
+  EXPECT_GT(results[1].start_barrier->ready_after_seconds,
+            results[0].start_barrier->ready_after_seconds + 1.0);
+  for (const auto& r : results) {
+    ASSERT_FALSE(r.records.empty());
+    // ISO 8601 UTC timestamps with milliseconds, all in one format: ordered as text.
+    for (const auto& rec : r.records) {
+      EXPECT_GE(rec.started_at, last_ready) << r.target.id;
+      EXPECT_GE(rec.started_at, r.start_barrier->released_at) << r.target.id;
+    }
+  }
+  Report parent;
+  for (const auto& r : results) merge_child_result(parent, r, "concurrent");
+  EXPECT_TRUE(parent.warnings.empty()) << parent.warnings.front();
+  for (const auto& r : results) {
+    const auto& j = parent.target_telemetry.at(r.target.id).at("concurrent_start_barrier");
+    EXPECT_TRUE(j.at("reached").get<bool>());
+    EXPECT_EQ(j.at("slices_ready").get<int>(), 2);
+    EXPECT_GE(j.at("waited_seconds").get<double>(), 0.0);
+  }
+  ASSERT_FALSE(parent.records.empty());
+  EXPECT_NE(parent.records[0].details.at("start_barrier").find("2 of 2 slices ready"),
+            std::string::npos)
+      << parent.records[0].details.at("start_barrier");
+}
+
+TEST_F(ChildRuns, TheStartBarrierIsReleasedByItsTimeoutAndSaysWhoMissedIt) {
+  // The second child never gets ready (nor exits before the child timeout).
+  std::vector<ChildSpec> specs{good("1g.18gb", 1), shell("1g.18gb", 2, "exec sleep 30")};
+  auto start = std::chrono::steady_clock::now();
+  auto results = run_children(specs, true, /*timeout_seconds=*/4.0, /*barrier_timeout=*/1.0);
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(took, 15.0);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].failure, "");
+  EXPECT_FALSE(results[0].records.empty());
+  EXPECT_TRUE(results[0].start_barrier->reached);
+  EXPECT_FALSE(results[1].start_barrier->reached);
+  EXPECT_TRUE(results[0].start_barrier->timed_out);
+  EXPECT_EQ(results[0].start_barrier->children_ready, 1u);
+  EXPECT_GE(results[0].start_barrier->released_after_seconds, 1.0);
+  Report parent;
+  for (const auto& r : results) merge_child_result(parent, r, "concurrent");
+  bool said = false;
+  for (const auto& w : parent.warnings)
+    said = said ||
+           w.find("start barrier released with 1 of 2 slices ready (timeout)") != std::string::npos;
+  EXPECT_TRUE(said) << ::testing::PrintToString(parent.warnings);
+}
+
+TEST_F(ChildRuns, IsolatedChildrenHaveNoStartBarrier) {
+  auto results = run_children({good("1g.18gb", 1)}, false, 30.0);
+  EXPECT_FALSE(results[0].start_barrier.has_value());
 }
 
 TEST_F(ChildRuns, AChildThatMeasuresNothingIsSaidWithItsReason) {

@@ -48,6 +48,36 @@ TEST(RecordBuilder, HeadlineRateUsesMedianAndStatesTheRule) {
   EXPECT_NE(std::find(r.flags.begin(), r.flags.end(), "high_variance"), r.flags.end());
 }
 
+TEST(RecordBuilder, CollectivesCarryBusBandwidthFromTheMedian) {
+  // all_reduce over 4 ranks: busbw = algbw x 2(n-1)/n = 1.5 x algbw (nccl-tests); the metric is
+  // named "busbw", the name sizing reads (it once read nothing: the workload wrote
+  // "busbw_bytes_per_second" from the last run only).
+  BenchCase c = triad_case();
+  c.family = "collectives";
+  c.operation = "all_reduce";
+  CaseOutcome o = triad_outcome();
+  o.work = {1e6, 0, "bytes = S", "bandwidth"};
+  o.work.bus_bandwidth_factor = 1.5;
+  o.peak_rate = 0;
+  Record r = build_record(c, o, SamplingPolicy{});
+  const Metric* algbw = r.metric("bandwidth");
+  const Metric* busbw = r.metric("busbw");
+  ASSERT_NE(algbw, nullptr);
+  ASSERT_NE(busbw, nullptr);
+  EXPECT_DOUBLE_EQ(algbw->value, 1e6 / 2e-6);  // median 2 us
+  EXPECT_DOUBLE_EQ(busbw->value, 1.5 * 1e6 / 2e-6);
+  EXPECT_EQ(busbw->unit, "B/s");
+  // No factor, no busbw.
+  EXPECT_EQ(build_record(triad_case(), triad_outcome(), SamplingPolicy{}).metric("busbw"), nullptr);
+}
+
+TEST(RecordBuilder, TheWorkloadsOwnFlagsAreKept) {
+  CaseOutcome o = triad_outcome();
+  o.flags = {"io_directory_in_memory"};
+  Record r = build_record(triad_case(), o, SamplingPolicy{});
+  EXPECT_NE(std::find(r.flags.begin(), r.flags.end(), "io_directory_in_memory"), r.flags.end());
+}
+
 TEST(RecordBuilder, EnergyPerOpAndWorkPerJouleFromTelemetry) {
   CaseOutcome o = triad_outcome();
   TelemetryWindow w;

@@ -50,6 +50,16 @@ expect_error "--deadline: expected a UTC time" run --deadline tomorrow -o x.json
 expect_error "--format: expected table, md, csv, json or html" show good.json --format xml
 expect_error "unknown option \"--bogus\"" run --tiny --bogus -o x.json
 expect_error "compare: give at least two reports" compare good.json
+# Nothing to measure (--no-cpu --no-gpu): exit 1 with one line saying so, never a quiet success;
+# the (empty) report is still written.
+set +e
+"$GPUSIZER" run --tiny --no-cpu --no-gpu --no-progress -o nothing.json > out.txt 2> err.txt
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "run with no target exited $rc, expected 1 (stderr: $(cat err.txt))"
+grep -q "^gpusizer: nothing was measured: no target (the CPU was skipped with --no-cpu; GPUs were skipped with --no-gpu" err.txt \
+  || fail "no 'nothing was measured' line: $(cat err.txt)"
+[ -s nothing.json ] || fail "the report of a run with no target was not written"
 # The failed loads must not have touched the input files.
 cmp -s truncated.json <(echo '{"schema_version": 1, "kind": "gpusizer.report"') || fail "input modified"
 echo "bad_input: ok"

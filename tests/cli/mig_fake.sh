@@ -1,7 +1,7 @@
 # With the fake NVML (an H200 in MIG mode, 3g + 2g + 1g + 1g): `devices` lists the slices by
 # profile under their GPU; `run` measures no whole-GPU figures on it, records the slices and
-# their parent, runs one child per slice and mode, and says why the children measured nothing
-# here (no CUDA device on this machine). The monitor writes valid EMF and Prometheus text.
+# their parent, runs one child per slice and mode (concurrent ones released together by the start
+# barrier), and says why the children measured nothing here (no CUDA device on this machine). The monitor writes valid EMF and Prometheus text.
 source "$(dirname "$0")/lib.sh"
 [ -n "${GPUSIZER_NVML_LIBRARY:-}" ] || fail "GPUSIZER_NVML_LIBRARY not set by ctest"
 export GPUSIZER_FAKE_NVML_SCENARIO=$SRC/tests/telemetry/scenarios/mig_h200.json
@@ -24,6 +24,17 @@ assert any("gpu0 (NVIDIA H200): MIG enabled; measured per MIG slice" in w for w 
 nothing = [w for w in r["warnings"] if "the child measured nothing" in w]
 assert len(nothing) == 8, nothing  # 4 slices x (isolated, concurrent)
 assert not any(x["target"] == "gpu0" for x in r["records"])  # never a whole-GPU figure for it
+# Concurrent mode: the four children met at the start barrier and were released together.
+released = set()
+for t in slices:
+    b = r["target_telemetry"][t["id"]]["concurrent_start_barrier"]
+    assert b["reached"] and b["slices"] == 4 and b["slices_ready"] == 4, b
+    assert b["released_by"] == "all ready or exited" and b["waited_seconds"] >= 0, b
+    assert b["ready_at"] <= b["released_at"], b
+    released.add(b["released_at"])
+    assert "isolated_start_barrier" not in r["target_telemetry"][t["id"]]
+assert len(released) == 1, released
+assert not any("start barrier" in w for w in r["warnings"]), r["warnings"]
 PY
 
 "$GPUSIZER" monitor --format emf --interval 1s --duration 2s > emf.txt || fail "monitor emf"

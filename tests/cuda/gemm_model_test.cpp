@@ -14,7 +14,13 @@ TEST(GemmPeak, KnownModelsFromTheDatasheetTable) {
                    156e12);
   EXPECT_DOUBLE_EQ(datasheet_gemm_peak("Tesla T4", Dtype::int8).flops_per_second, 130e12);
   EXPECT_DOUBLE_EQ(datasheet_gemm_peak("NVIDIA L4", Dtype::fp8_e4m3).flops_per_second, 242.5e12);
-  EXPECT_FALSE(datasheet_gemm_peak("NVIDIA H200", Dtype::bf16).source.empty());
+  // The note is the dtype's own: the first GPU run showed bf16 labelled "FP64 tensor core".
+  EXPECT_EQ(datasheet_gemm_peak("NVIDIA H200", Dtype::bf16).source,
+            "NVIDIA H200 SXM datasheet (bf16, dense)");
+  EXPECT_EQ(datasheet_gemm_peak("NVIDIA H200", Dtype::f64).source,
+            "NVIDIA H200 SXM datasheet (fp64, dense, FP64 tensor core)");
+  EXPECT_EQ(datasheet_gemm_peak("NVIDIA L4", Dtype::f32).source,
+            "NVIDIA L4 datasheet (fp32, dense)");
 }
 
 TEST(GemmPeak, UnknownIsZeroNeverAGuess) {

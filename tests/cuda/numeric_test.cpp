@@ -163,4 +163,33 @@ TEST(Bandwidth, PcieFromSysfsStrings) {
 }
 
 }  // namespace
+TEST(Pcie, PeakUsesTheMaximumLinkNotTheIdleOne) {
+  // Idle H200 on a Gen5 x16 slot: the link has dropped to Gen1 x16; the peak stays Gen5.
+  const auto l =
+      pcie_peak_link("32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16", "2.5 GT/s PCIe", "16");
+  EXPECT_EQ(l.speed, "32.0 GT/s PCIe");
+  EXPECT_EQ(l.width, "16");
+  EXPECT_EQ(l.source, "sysfs max_link_* of the GPU");
+  EXPECT_NEAR(pcie_bandwidth_per_direction(l.speed, l.width), 63.015e9, 1e7);
+}
+
+TEST(Pcie, UpstreamPortCapsTheDevice) {
+  // A Gen5 GPU in a Gen4 x8 slot trains to Gen4 x8.
+  const auto l =
+      pcie_peak_link("32.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "8", "16.0 GT/s PCIe", "8");
+  EXPECT_EQ(pcie_generation(l.speed), 4);
+  EXPECT_EQ(l.width, "8");
+  EXPECT_NE(l.source.find("upstream port"), std::string::npos);
+}
+
+TEST(Pcie, FallsBackToTheCurrentLinkWithoutMaximum) {
+  const auto l = pcie_peak_link("", "", "", "", "16.0 GT/s PCIe", "16");
+  EXPECT_EQ(pcie_generation(l.speed), 4);
+  EXPECT_EQ(l.source, "sysfs current_link_* (no max_link_*)");
+  // An unreadable upstream port leaves the device's maximum alone.
+  const auto m = pcie_peak_link("32.0 GT/s PCIe", "16", "Unknown", "", "2.5 GT/s PCIe", "1");
+  EXPECT_EQ(pcie_generation(m.speed), 5);
+  EXPECT_EQ(m.width, "16");
+}
+
 }  // namespace gpusizer::kernels::cuda

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpusizer/report.hpp"
+
 namespace gpusizer::test {
 
 inline void* fake_nvml_handle() {
@@ -31,6 +33,16 @@ inline void use_fake_nvml(const std::string& scenario, double virtual_time = -1)
       std::string(GPUSIZER_SOURCE_DIR) + "/tests/telemetry/scenarios/" + scenario;
   ::setenv("GPUSIZER_FAKE_NVML_SCENARIO", file.c_str(), 1);
   fake_nvml_set_time(virtual_time);
+}
+
+// A whole-GPU target as discovery makes it, for probes of the fake NVML's GPUs.
+inline Target gpu_target(int index, const std::string& uuid) {
+  Target t;
+  t.id = "gpu" + std::to_string(index);
+  t.kind = "gpu";
+  t.index = index;
+  t.uuid = uuid;
+  return t;
 }
 
 }  // namespace gpusizer::test

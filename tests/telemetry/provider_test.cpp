@@ -12,14 +12,7 @@
 namespace gpusizer {
 namespace {
 
-Target gpu_target(int index, const std::string& uuid) {
-  Target t;
-  t.id = "gpu" + std::to_string(index);
-  t.kind = "gpu";
-  t.index = index;
-  t.uuid = uuid;
-  return t;
-}
+using test::gpu_target;
 
 TelemetryWindow window(TelemetryProbe& probe, double from, double to) {
   test::fake_nvml_set_time(from);

@@ -210,6 +210,10 @@ std::uint64_t JsonInput::count() const {
 }
 
 std::string JsonInput::one_of(std::initializer_list<std::string_view> allowed) const {
+  return one_of(std::span<const std::string_view>(allowed.begin(), allowed.size()));
+}
+
+std::string JsonInput::one_of(std::span<const std::string_view> allowed) const {
   std::string s = string();
   if (std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
     std::string list;

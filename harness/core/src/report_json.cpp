@@ -262,7 +262,7 @@ Record record_from_json(const JsonInput& in) {
                  "flags",     "started_at", "duration_seconds", "repetitions",  "mode"});
   Record r;
   r.id = in.at("id").non_empty_string();
-  r.family = in.at("family").one_of({"memory", "gemm", "io", "collectives"});
+  r.family = in.at("family").one_of(kRecordFamilies);
   r.operation = in.at("operation").non_empty_string();
   r.target = in.at("target").non_empty_string();
   r.status = in.at("status").one_of({"ok", "failed", "error", "skipped"});

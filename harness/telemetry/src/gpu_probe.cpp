@@ -4,7 +4,7 @@
 
 namespace gpusizer::telemetry {
 
-GpuProbe::GpuProbe(std::shared_ptr<GpuReader> reader, double sample_period_seconds,
+GpuProbe::GpuProbe(std::shared_ptr<GpuSensor> reader, double sample_period_seconds,
                    std::string attribution)
     : reader_(std::move(reader)),
       period_seconds_(sample_period_seconds),

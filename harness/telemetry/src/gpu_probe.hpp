@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu_reader.hpp"
+#include "gpu_sensor.hpp"
 #include "gpusizer/telemetry_probe.hpp"
 #include "periodic_sampler.hpp"
 
@@ -15,7 +15,7 @@ namespace gpusizer::telemetry {
 class GpuProbe final : public TelemetryProbe {
  public:
   // `attribution` is copied into every window (MIG: the reading is the whole board's).
-  GpuProbe(std::shared_ptr<GpuReader> reader, double sample_period_seconds,
+  GpuProbe(std::shared_ptr<GpuSensor> reader, double sample_period_seconds,
            std::string attribution);
   ~GpuProbe() override;
 
@@ -25,7 +25,7 @@ class GpuProbe final : public TelemetryProbe {
  private:
   void take_sample(bool memory_health);
 
-  std::shared_ptr<GpuReader> reader_;  // shared: one reader per physical GPU
+  std::shared_ptr<GpuSensor> reader_;  // shared: one reader per physical GPU
   double period_seconds_;
   std::string attribution_;
   std::chrono::steady_clock::time_point start_;

@@ -8,20 +8,21 @@
 #include <string>
 
 #include "gpu_sample.hpp"
+#include "gpu_sensor.hpp"
 #include "nvml_library.hpp"
 
 namespace gpusizer::telemetry {
 
-class GpuReader {
+class GpuReader final : public GpuSensor {
  public:
   GpuReader(std::shared_ptr<NvmlLibrary> nvml, nvmlDevice_t device);
 
-  const GpuStatics& statics() const { return statics_; }
+  const GpuStatics& statics() const override { return statics_; }
   // A sample stamped with t_seconds; nullopt once the GPU is lost. `memory_health` also reads
   // the remapped-row and retired-page counters (a window's first and last sample only).
-  std::optional<GpuSample> read(double t_seconds, bool memory_health = false);
-  bool lost() const { return !lost_reason_.empty(); }
-  const std::string& lost_reason() const { return lost_reason_; }
+  std::optional<GpuSample> read(double t_seconds, bool memory_health = false) override;
+  bool lost() const override { return !lost_reason_.empty(); }
+  const std::string& lost_reason() const override { return lost_reason_; }
 
  private:
   // Checks a return code: true on success; otherwise switches `enabled` off with a note.

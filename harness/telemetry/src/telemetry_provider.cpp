@@ -1,12 +1,13 @@
 // TelemetryProvider over NVML and RAPL: picks the physical GPU behind each target and builds
-// its probe; measures idle power once per run.
+// its probe; measures idle power once per run. NVML is reached through GpuBoards only, so this
+// file builds the same without nvml.h (then every GPU window says why telemetry is off).
 #include <chrono>
 #include <thread>
 
+#include "gpu_boards.hpp"
 #include "gpu_probe.hpp"
 #include "gpusizer/host_info.hpp"
 #include "gpusizer/telemetry/telemetry.hpp"
-#include "nvml_devices.hpp"
 #include "rapl_probe.hpp"
 #include "window_summary.hpp"
 
@@ -17,13 +18,6 @@ namespace {
 constexpr const char* kGpuScope = "GPU board power (NVML)";
 constexpr const char* kCpuScope = "CPU package (RAPL)";
 
-struct DeviceMatch {
-  nvmlDevice_t board = nullptr;  // physical GPU
-  std::string board_label;       // "GPU 0 (GPU-...)"
-  std::size_t other_slices = 0;  // MIG: slices sharing the board besides this one
-  bool is_mig = false;
-};
-
 class Provider final : public TelemetryProvider {
  public:
   explicit Provider(const TelemetryOptions& options) : options_(options) {
@@ -31,8 +25,7 @@ class Provider final : public TelemetryProvider {
       nvml_reason_ = rapl_reason_ = "telemetry disabled by the user";
       return;
     }
-    nvml_ = NvmlLibrary::open(nvml_reason_);
-    if (nvml_) gpus_ = enumerate_gpus(*nvml_, enumeration_notes_);
+    boards_ = open_gpu_boards(nvml_reason_);
     rapl_ = RaplReader::open(sysfs_root(), rapl_reason_);
   }
 
@@ -43,56 +36,25 @@ class Provider final : public TelemetryProvider {
     }
     if (target.kind != "gpu" && target.kind != "mig")
       return std::make_unique<UnavailableProbe>("", "no telemetry for target kind " + target.kind);
-    if (!nvml_) return std::make_unique<UnavailableProbe>(kGpuScope, nvml_reason_);
+    if (!boards_) return std::make_unique<UnavailableProbe>(kGpuScope, nvml_reason_);
     std::string why;
-    auto match = find(target, why);
+    auto match = boards_->find(target, why);
     if (!match) return std::make_unique<UnavailableProbe>(kGpuScope, why);
-    auto reader = std::make_shared<GpuReader>(nvml_, match->board);
-    return std::make_unique<GpuProbe>(std::move(reader), options_.sample_period_seconds,
-                                      attribution(*match));
+    return std::make_unique<GpuProbe>(std::move(match->sensor), options_.sample_period_seconds,
+                                      std::move(match->attribution));
   }
 
   nlohmann::json measure_idle(const std::vector<Target>& targets) override;
 
  private:
-  std::optional<DeviceMatch> find(const Target& target, std::string& why) const {
-    for (const auto& g : gpus_) {
-      const std::string label = "GPU " + std::to_string(g.index) + " (" + g.uuid + ")";
-      if (target.kind == "gpu") {
-        const bool by_uuid = target.uuid && *target.uuid == g.uuid;
-        const bool by_index = !target.uuid && target.index && *target.index >= 0 &&
-                              static_cast<unsigned int>(*target.index) == g.index;
-        if (by_uuid || by_index) return DeviceMatch{g.handle, label, 0, false};
-      } else {
-        for (const auto& m : g.mig_devices) {
-          if (target.uuid && *target.uuid == m.uuid)
-            return DeviceMatch{g.handle, label, g.mig_devices.size() - 1, true};
-        }
-      }
-    }
-    why = "NVML has no device matching " + target.id +
-          (target.uuid ? " (uuid " + *target.uuid + ")" : std::string());
-    return std::nullopt;
-  }
-
-  static std::string attribution(const DeviceMatch& m) {
-    if (!m.is_mig) return "whole device";
-    return "whole GPU board (" + m.board_label + "); the MIG slice shares the board with " +
-           std::to_string(m.other_slices) +
-           " other slice(s); power and energy are NOT the slice's own — divide by the slice's "
-           "share only in concurrent mode (all slices loaded)";
-  }
-
   TelemetryOptions options_;
-  std::shared_ptr<NvmlLibrary> nvml_;
+  std::unique_ptr<GpuBoards> boards_;  // null when NVML is unavailable (nvml_reason_ says why)
   std::string nvml_reason_;
-  std::vector<NvmlGpuHandle> gpus_;
-  std::vector<std::string> enumeration_notes_;
   std::optional<RaplReader> rapl_;
   std::string rapl_reason_;
 };
 
-nlohmann::json idle_from_gpu(const std::vector<GpuSample>& samples, const GpuReader& reader) {
+nlohmann::json idle_from_gpu(const std::vector<GpuSample>& samples, const GpuSensor& reader) {
   if (samples.size() < 2) {
     return {{"unavailable",
              reader.lost() ? reader.lost_reason() : std::string("fewer than two NVML samples")}};
@@ -117,7 +79,7 @@ nlohmann::json Provider::measure_idle(const std::vector<Target>& targets) {
   nlohmann::json out = nlohmann::json::object();
   struct GpuIdle {
     std::string id;
-    std::shared_ptr<GpuReader> reader;
+    std::shared_ptr<GpuSensor> reader;
     std::vector<GpuSample> samples;
   };
   std::vector<GpuIdle> gpus;
@@ -133,12 +95,12 @@ nlohmann::json Provider::measure_idle(const std::vector<Target>& targets) {
                                        t.parent.value_or("the parent GPU")}};
     } else if (t.kind == "gpu") {
       std::string why = nvml_reason_;
-      std::optional<DeviceMatch> m;
-      if (nvml_) m = find(t, why);
+      std::optional<BoardMatch> m;
+      if (boards_) m = boards_->find(t, why);
       if (!m)
         out[t.id] = {{"unavailable", why}};
       else
-        gpus.push_back({t.id, std::make_shared<GpuReader>(nvml_, m->board), {}});
+        gpus.push_back({t.id, std::move(m->sensor), {}});
     }
   }
   if (gpus.empty() && !want_cpu) return out;

@@ -13,20 +13,17 @@ struct ModelPeaks {
   const char* model;
   double f64, f32, tf32, f16, bf16, fp8, int8;
   const char* source;
+  bool f64_tensor_core;  // the fp64 figure is the FP64 tensor-core rate
 };
 
 constexpr std::array<ModelPeaks, 7> kPeaks{{
-    {"NVIDIA H100 80GB HBM3", 67, 67, 495, 989, 989, 1979, 0,
-     "NVIDIA H100 SXM5 datasheet (dense; FP64 tensor core)"},
-    {"NVIDIA H200", 67, 67, 495, 989, 989, 1979, 0,
-     "NVIDIA H200 SXM datasheet (dense; FP64 tensor core)"},
-    {"NVIDIA A100-SXM4-80GB", 19.5, 19.5, 156, 312, 312, 0, 0,
-     "NVIDIA A100 datasheet (dense; FP64 tensor core)"},
-    {"NVIDIA A100-SXM4-40GB", 19.5, 19.5, 156, 312, 312, 0, 0,
-     "NVIDIA A100 datasheet (dense; FP64 tensor core)"},
-    {"NVIDIA L4", 0, 30.3, 60, 121, 121, 242.5, 0, "NVIDIA L4 datasheet (dense)"},
-    {"NVIDIA L40S", 0, 91.6, 183, 362, 362, 733, 0, "NVIDIA L40S datasheet (dense)"},
-    {"Tesla T4", 0, 8.1, 0, 65, 0, 0, 130, "NVIDIA T4 launch figures (FP16 mixed, INT8)"},
+    {"NVIDIA H100 80GB HBM3", 67, 67, 495, 989, 989, 1979, 0, "NVIDIA H100 SXM5 datasheet", true},
+    {"NVIDIA H200", 67, 67, 495, 989, 989, 1979, 0, "NVIDIA H200 SXM datasheet", true},
+    {"NVIDIA A100-SXM4-80GB", 19.5, 19.5, 156, 312, 312, 0, 0, "NVIDIA A100 datasheet", true},
+    {"NVIDIA A100-SXM4-40GB", 19.5, 19.5, 156, 312, 312, 0, 0, "NVIDIA A100 datasheet", true},
+    {"NVIDIA L4", 0, 30.3, 60, 121, 121, 242.5, 0, "NVIDIA L4 datasheet", false},
+    {"NVIDIA L40S", 0, 91.6, 183, 362, 362, 733, 0, "NVIDIA L40S datasheet", false},
+    {"Tesla T4", 0, 8.1, 0, 65, 0, 0, 130, "NVIDIA T4 launch figures (FP16 mixed, INT8)", false},
 }};
 
 double pick(const ModelPeaks& p, Dtype d) {
@@ -60,7 +57,11 @@ PeakRate datasheet_gemm_peak(const std::string& model, Dtype dtype) {
     if (model == p.model) {
       const double tflops = pick(p, dtype);
       if (tflops <= 0) return {};
-      return {tflops * 1e12, p.source};
+      // The note names what the figure is for this dtype: dense (no 2:4 sparsity), and for fp64
+      // whether it is the tensor-core rate.
+      return {tflops * 1e12,
+              std::string(p.source) + " (" + to_string(dtype) + ", dense" +
+                  (dtype == Dtype::f64 && p.f64_tensor_core ? ", FP64 tensor core" : "") + ")"};
     }
   }
   return {};

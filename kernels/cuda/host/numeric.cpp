@@ -196,4 +196,30 @@ double pcie_bandwidth_per_direction(const std::string& link_speed, const std::st
   return gts * 1e9 * width * eff / 8.0;
 }
 
+PcieLink pcie_peak_link(const std::string& dev_max_speed, const std::string& dev_max_width,
+                        const std::string& port_max_speed, const std::string& port_max_width,
+                        const std::string& cur_speed, const std::string& cur_width) {
+  auto width_of = [](const std::string& w) {
+    try {
+      return w.empty() ? 0 : std::stoi(w);
+    } catch (const std::exception&) {
+      return 0;
+    }
+  };
+  if (pcie_generation(dev_max_speed) <= 0 || width_of(dev_max_width) <= 0)
+    return {cur_speed, cur_width, "sysfs current_link_* (no max_link_*)"};
+  PcieLink link{dev_max_speed, dev_max_width, "sysfs max_link_* of the GPU"};
+  const bool port_speed = pcie_generation(port_max_speed) > 0;
+  const bool port_width = width_of(port_max_width) > 0;
+  if (port_speed && pcie_generation(port_max_speed) < pcie_generation(link.speed)) {
+    link.speed = port_max_speed;
+    link.source = "sysfs max_link_* of the GPU, capped by its upstream port's";
+  }
+  if (port_width && width_of(port_max_width) < width_of(link.width)) {
+    link.width = port_max_width;
+    link.source = "sysfs max_link_* of the GPU, capped by its upstream port's";
+  }
+  return link;
+}
+
 }  // namespace gpusizer::kernels::cuda

@@ -51,6 +51,17 @@ double theoretical_memory_bandwidth(double memory_clock_hz, int bus_width_bits);
 // current_link_speed ("32.0 GT/s PCIe") and current_link_width ("16"); 0 if unreadable.
 // Gen1/2 use 8b/10b, Gen3+ 128b/130b.
 double pcie_bandwidth_per_direction(const std::string& link_speed, const std::string& link_width);
+// The link a host-link peak is computed from. A GPU's current link drops speed (and width) when
+// idle, so the peak uses the maximum the link trains to: the smaller of the device's max_link_*
+// and its upstream port's (a Gen5 GPU in a Gen4 slot runs at Gen4), falling back to the current
+// link when no maximum is readable. `source` says which sysfs files it came from.
+struct PcieLink {
+  std::string speed, width, source;
+};
+PcieLink pcie_peak_link(const std::string& dev_max_speed, const std::string& dev_max_width,
+                        const std::string& port_max_speed, const std::string& port_max_width,
+                        const std::string& cur_speed, const std::string& cur_width);
+
 // PCIe generation from the link speed string (2.5 -> 1, 5 -> 2, 8 -> 3, 16 -> 4, 32 -> 5, 64 -> 6).
 int pcie_generation(const std::string& link_speed);
 

@@ -3,9 +3,17 @@
 // ("isolated": each slice's own ceiling) or all at once ("concurrent": what a packed GPU delivers
 // per slice). A child that crashes or hangs is stopped (timeout), its failure is recorded, and
 // whatever it had checkpointed is kept; the parent goes on.
+//
+// Concurrent children start measuring together: a start barrier. Each child gets two inherited
+// descriptors, named in GPUSIZER_START_BARRIER="<ready fd>,<go fd>"; when its setup is done
+// (discovery, CUDA context, idle power) it writes one byte to the first and blocks reading the
+// second. The parent closes the go pipe, releasing every child at once, when all are ready (or
+// have exited), or after the barrier timeout; how long it waited and who was ready is recorded.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +30,19 @@ struct ChildSpec {
   std::string child_target_id = "gpu0";  // how the child names the slice (its only CUDA device)
 };
 
+// What the concurrent-mode start barrier saw, from one child's side.
+struct StartBarrierResult {
+  std::string setup_error;            // not empty: no barrier (the children started unsynchronised)
+  bool reached = false;               // this child signalled ready before the release
+  double ready_after_seconds = 0;     // from the first child's start to this child's signal
+  std::string ready_at;               // ISO 8601 UTC; empty when not reached
+  double released_after_seconds = 0;  // from the first child's start to the release
+  std::string released_at;            // ISO 8601 UTC
+  std::size_t children = 0;           // started together
+  std::size_t children_ready = 0;     // ready before the release
+  bool timed_out = false;             // released by the timeout, not because all were ready
+};
+
 struct ChildResult {
   Target target;
   std::string child_target_id = "gpu0";
@@ -30,15 +51,28 @@ struct ChildResult {
   std::string failure;                // "" when the child exited 0
   int exit_code = 0;                  // child's exit code, or 128 + signal
   double seconds = 0;
+  std::optional<StartBarrierResult> start_barrier;  // concurrent mode only
 };
 
+inline constexpr const char* kStartBarrierEnv = "GPUSIZER_START_BARRIER";
+inline constexpr double kStartBarrierTimeoutSeconds = 120;
+
 // Runs the children isolated (one after another) or concurrently, each within timeout_seconds
-// (SIGTERM, then SIGKILL 5 s later). Never throws for a child's failure.
+// (SIGTERM, then SIGKILL 5 s later). Concurrent children pass the start barrier, released at
+// the latest barrier_timeout_seconds after the first started. Never throws for a child's failure.
 std::vector<ChildResult> run_children(const std::vector<ChildSpec>& children, bool concurrent,
-                                      double timeout_seconds);
+                                      double timeout_seconds,
+                                      double barrier_timeout_seconds = kStartBarrierTimeoutSeconds);
+
+// In a child: when GPUSIZER_START_BARRIER names the barrier's descriptors, signals ready and
+// blocks until the parent releases it; returns the seconds it waited (nullopt without a
+// barrier). Never throws: a broken barrier only means the child starts at once.
+std::optional<double> wait_at_start_barrier();
 
 // Adds a child's records to the parent report: the record ids and targets name the slice (the
 // child saw it as its only GPU, "gpu0") and each record carries the mode. Failures become warnings.
+// The start barrier goes into target_telemetry[slice]["concurrent_start_barrier"] and each
+// record's details ("start_barrier"); a child that missed it, or a timeout, becomes a warning.
 void merge_child_result(Report& parent, const ChildResult& result, const std::string& mode);
 
 }  // namespace gpusizer::bench

@@ -2,6 +2,8 @@
 // and ended together; energy and power add up across the devices, flags are or-ed.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "gpusizer/telemetry_probe.hpp"
@@ -18,7 +20,17 @@ class CombinedProbe final : public TelemetryProbe {
   std::vector<TelemetryProbe*> probes_;
 };
 
-// The sum of windows observed at the same time on different devices.
+// The sum of windows observed at the same time on different devices: energy and power add up
+// (absent on one device -> absent); counter deltas (ECC, remapped rows, retired pages) add up
+// over the devices that count them; flags and end-of-window states (ECC / memory errors, row
+// remap pending / failure, retired pages pending, throttled) are or-ed; throttle reasons are
+// the union; every device's notes are kept.
 TelemetryWindow sum_windows(const std::vector<TelemetryWindow>& windows);
+
+// A counter delta (ECC, remapped rows, retired pages) added over the windows that count it;
+// nullopt only when none does (a device that cannot count says so in its notes). Used both for
+// devices observed together (sum_windows) and for repetitions of one case (merge_windows).
+std::optional<std::uint64_t> sum_counts(const std::vector<TelemetryWindow>& windows,
+                                        std::optional<std::uint64_t> TelemetryWindow::*field);
 
 }  // namespace gpusizer::bench

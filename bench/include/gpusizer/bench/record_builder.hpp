@@ -21,6 +21,7 @@ struct CaseOutcome {
   std::string mode;
   std::map<std::string, std::string> details;
   std::map<std::string, double> extra_metrics;
+  std::vector<std::string> flags;  // the workload's own (Workload::flags)
   double peak_rate = 0;
   std::string peak_source;
   // Idle board/package power of the target, measured before the suite: energy above idle.

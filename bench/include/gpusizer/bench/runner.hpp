@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -36,6 +37,9 @@ struct RunOptions {
   // added to the report as they are.
   std::vector<Target> extra_targets;
   std::vector<std::string> extra_warnings;
+  // Called once after setup (discovery, idle power, report created) and before the first case
+  // is measured: MIG children in concurrent mode wait there at the start barrier.
+  std::function<void()> before_first_case;
 };
 
 struct RunResult {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,7 @@ class JsonInput {
   std::uint64_t count() const;  // integer >= 0
   // A string that must be one of `allowed`.
   std::string one_of(std::initializer_list<std::string_view> allowed) const;
+  std::string one_of(std::span<const std::string_view> allowed) const;  // e.g. kRecordFamilies
 
   // Shorthands for members.
   std::string string_at(std::string_view key) const { return at(key).string(); }

@@ -3,10 +3,12 @@
 // reads them as schema-versioned JSON (reports/schema/report.schema.json).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +19,19 @@
 namespace gpusizer {
 
 inline constexpr int kReportSchemaVersion = 1;
+
+// Record families: the one list. Each family file in bench/ writes its name from here, the loader
+// accepts exactly these, and tests check that the planned cases use every one of them and that
+// reports/schema/report.schema.json's enum is the same list.
+namespace families {
+inline constexpr std::string_view memory = "memory";
+inline constexpr std::string_view gemm = "gemm";
+inline constexpr std::string_view io = "io";
+inline constexpr std::string_view p2p = "p2p";  // multi-GPU copies: GPU pairs, all GPUs <-> host
+inline constexpr std::string_view collectives = "collectives";  // NCCL, multi-GPU
+}  // namespace families
+inline constexpr std::array<std::string_view, 5> kRecordFamilies{
+    families::memory, families::gemm, families::io, families::p2p, families::collectives};
 
 // Something a benchmark runs on.
 struct Target {
@@ -72,9 +87,9 @@ struct Timing {
 
 struct Record {
   std::string id;         // unique key in a report: the Google Benchmark name
-  std::string family;     // "memory" | "gemm" | "io" | "collectives"
-  std::string operation;  // "stream_triad", "h2d_pinned", "bf16", "all_reduce", ...
-  std::string target;     // Target::id (several for collectives, joined by '+')
+  std::string family;     // one of kRecordFamilies
+  std::string operation;  // "stream_triad", "h2d_pinned", "bf16", "all_reduce", "p2p_ce_read"...
+  std::string target;     // Target::id (several for p2p and collectives, joined by '+')
   nlohmann::json parameters = nlohmann::json::object();  // bytes, m/n/k, dtype, chunk...
   std::string status;           // "ok" | "failed" (verification failed) | "error" | "skipped"
   std::string reason;           // why skipped / what error

@@ -54,6 +54,10 @@ struct GemmCase {
   std::int64_t m = 0, n = 0, k = 0;
   Dtype dtype = Dtype::f32;
   std::string shape_name;  // "square", "decode", "large_k", ...
+  // GPU backends: minimum seconds of back-to-back runs before sampling, so the clocks have left
+  // idle and settled under the power limit (a GPU idles at a few hundred MHz; the first 0.1 s of
+  // a heavy GEMM runs faster than the rest, before the power cap pulls the clock down).
+  double warm_up_seconds = 0;
 };
 
 // storage -> host ring buffer -> consumer (CPU: checksum; GPU: cudaMemcpyAsync to device).

@@ -35,7 +35,8 @@ class CollectiveGroup {
   virtual int ranks() const = 0;
   // Target ids of the GPUs in the group, joined with '+' in records.
   virtual std::vector<std::string> target_ids() const = 0;
-  // The Workload's work_per_op().bytes is S; extra_metrics() carries "busbw_bytes_per_second".
+  // The Workload's work_per_op().bytes is S and its bus_bandwidth_factor nccl-tests' factor: the
+  // record's "busbw" metric is the median algbw times that factor.
   virtual std::unique_ptr<Workload> collective(const CollectiveCase& c) = 0;
 };
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace gpusizer::kernels {
 
@@ -21,6 +22,10 @@ struct WorkAmount {
   double flops = 0;  // floating-point (or integer) operations, FLOP = 2*M*N*K for GEMM
   std::string rule;  // "bytes = 3 x 8 B x N (BabelStream triad weight)"
   std::string rate_metric = "bandwidth";  // headline metric name: "bandwidth" | "throughput"
+  // Collectives: the record's "busbw" = median algbw (bytes / median time) x this factor
+  // (nccl-tests' bus bandwidth: 2(n-1)/n all_reduce, (n-1)/n all_gather, reduce_scatter and
+  // all_to_all, 1 broadcast). 0 = no bus bandwidth.
+  double bus_bandwidth_factor = 0;
 };
 
 class Workload {
@@ -47,6 +52,9 @@ class Workload {
   // Extra figures measured alongside the time (e.g. I/O stage busy fractions). name -> value.
   // Units follow the name suffix: *_fraction (1), *_bytes_per_second (B/s), *_seconds (s).
   virtual std::map<std::string, double> extra_metrics() const { return {}; }
+  // Conditions that qualify the figure, added to the record's flags (e.g.
+  // "io_directory_in_memory": the I/O test file sat on tmpfs, so storage was RAM).
+  virtual std::vector<std::string> flags() const { return {}; }
   // Peak rate this operation could reach on this target (same unit as the headline rate:
   // B/s or FLOP/s), with its source; 0 when unknown (then no ratio is reported, not a guess).
   virtual double peak_rate() const { return 0; }

@@ -1,0 +1,21 @@
+// Writes the two-GPU report of multi_gpu_report.hpp to the path given, for the CLI test
+// (tests/cli/multi_gpu_report.sh). usage: gpusizer_write_multi_gpu_report FILE
+#include <exception>
+#include <iostream>
+
+#include "gpusizer/report_io.hpp"
+#include "multi_gpu_report.hpp"
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: " << argv[0] << " FILE\n";
+    return 2;
+  }
+  try {
+    gpusizer::save_report(gpusizer::test::multi_gpu_report(), argv[1]);
+  } catch (const std::exception& e) {
+    std::cerr << argv[0] << ": " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
