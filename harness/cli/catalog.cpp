@@ -17,26 +17,45 @@ void register_catalog(CLI::App& app, Action& action) {
   cmd->add_option("--catalog-overlay", options->catalog.overlays,
                   "overlay file overriding single prices (repeatable)")
       ->allow_extra_args(false);
+  cmd->add_option("--region", options->catalog.region,
+                  "AWS Region (default: the catalog's); a Region without a shipped catalog lists "
+                  "the specs with the prices of its overlays only");
   cmd->add_option("--family", options->family, "instance family, e.g. p5, g6e");
-  cmd->add_option("--accelerator", options->accelerator, "accelerator id, e.g. H100, L40S");
+  cmd->add_option("--accelerator", options->accelerator,
+                  "accelerator, case-insensitive: id, alias or family (H100, a100, inf2)");
   CLI::Option* mem = cmd->add_option("--min-memory-gib", *min_memory,
                                      "accelerator memory per device at least this (GiB)");
   CLI::Option* price = cmd->add_option("--max-price", *max_price, "on-demand $/h at most this");
+  cmd->add_option("--max-price-age-days", options->catalog.max_price_age_days,
+                  "prices older than this are marked stale (default 90)");
+  cmd->add_option("--today", options->catalog.today,
+                  "date prices are aged to, YYYY-MM-DD (default: today, UTC)");
   cmd->add_option("--format", options->format, "table | md | json")
       ->check(CLI::IsMember({"table", "md", "json"}));
-  CLI::App* import =
-      cmd->add_subcommand("import-aws",
-                          "Read an AWS Price List file (bulk offer or pricing get-products output) "
-                          "into a price overlay");
-  import->add_option("file", options->import_file, "Price List JSON file")
+  CLI::App* import = cmd->add_subcommand(
+      "import-aws",
+      "Read AWS CLI output into a dated price overlay: aws pricing get-products or the Price "
+      "List bulk file (on-demand), aws ec2 describe-spot-price-history (spot), aws ec2 "
+      "describe-capacity-block-offerings (capacity blocks)");
+  import->add_option("file", options->import_file, "the AWS CLI output (JSON)")
       ->required()
       ->check(CLI::ExistingFile);
   import->add_option("--out,-o", options->out, "overlay file to write (default: stdout)");
-  import->add_option("--region", options->region, "region code to keep (default us-east-1)");
+  import->add_option("--region", options->catalog.region,
+                     "Region whose rows to keep (default: the catalog's, us-east-1)");
+  import
+      ->add_option("--statistic", options->statistic,
+                   "spot: max | p90 | p50 | min across Availability Zones of each zone's "
+                   "highest price in the window (default max)")
+      ->check(CLI::IsMember({"max", "p90", "p50", "min"}));
+  import
+      ->add_option("--window-days", options->window_days,
+                   "spot: days up to the newest change in the file (default 7)")
+      ->check(CLI::Range(1, 90));
   cmd->callback([options, min_memory, max_price, mem, price, &action] {
     if (mem->count() > 0) options->min_memory_gib = *min_memory;
     if (price->count() > 0) options->max_price = *max_price;
-    action = [options] { return sizing::run_catalog(*options, std::cout); };
+    action = [options] { return sizing::run_catalog(*options, std::cout, std::cerr); };
   });
 }
 

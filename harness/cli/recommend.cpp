@@ -20,10 +20,32 @@ void register_recommend(CLI::App& app, Action& action) {
   cmd->add_option("reports", options->reports, "gpusizer report files")->check(CLI::ExistingFile);
   cmd->add_option("--catalog", options->catalog.catalog,
                   "catalog file replacing the shipped one (default: "
-                  "$GPUSIZER_DATA_DIR/catalog/aws-us-east-1.json)");
+                  "$GPUSIZER_DATA_DIR/catalog/aws-<region>.json, else aws-us-east-1.json)");
   cmd->add_option("--catalog-overlay", options->catalog.overlays,
-                  "overlay file overriding single prices (repeatable)")
+                  "overlay file overriding single prices (repeatable; gpusizer catalog import-aws "
+                  "writes them)")
       ->allow_extra_args(false);
+  cmd->add_option("--region", options->catalog.region,
+                  "AWS Region to price in (default: the catalog's); a Region without a shipped "
+                  "catalog keeps the specs and takes prices only from overlays");
+  cmd->add_option("--instance-types", options->instance_types,
+                  "only these instance types, comma-separated (p5.48xlarge,g6e.12xlarge)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  cmd->add_option("--families", options->families,
+                  "only these instance families, comma-separated (p5,g6e)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  cmd->add_option(
+         "--quotas", options->quotas,
+         "aws service-quotas list-service-quotas --service-code ec2 (or get-service-quota) "
+         "output: compare each option's vCPUs with the account's quota (repeatable)")
+      ->allow_extra_args(false)
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--max-price-age-days", options->catalog.max_price_age_days,
+                  "prices older than this are marked stale (default 90)");
+  cmd->add_option("--today", options->catalog.today,
+                  "date prices are aged to, YYYY-MM-DD (default: today, UTC)");
   cmd->add_option("--format", options->format, "table | md | json")
       ->check(CLI::IsMember({"table", "md", "json"}));
   cmd->add_option("--out,-o", options->out, "write the plan (JSON, with evidence) to this file");

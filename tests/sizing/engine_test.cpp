@@ -4,6 +4,7 @@
 
 #include "fixtures.hpp"
 #include "gpusizer/sizing/engine.hpp"
+#include "plan_fixtures.hpp"
 
 using namespace gpusizer::sizing;
 using namespace sizing_test;
@@ -32,22 +33,6 @@ CapabilityTable test_table(const Catalog& catalog) {
   auto path = save("engine-report.json",
                    report_with({g0, g1}, {gemm0, gemm1, gemm1_small, bad, triad, h2d, io, ar}));
   return build_capabilities({load_report_file(path)}, catalog);
-}
-
-Catalog catalog() {
-  auto j = test_catalog();
-  return catalog_from_json(gpusizer::JsonInput(j, "test-catalog.json"));
-}
-
-Workload workload(const nlohmann::json& j) {
-  return workload_from_json(gpusizer::JsonInput(j, "w.json"));
-}
-
-const PlanRow* row(const Plan& p, const std::string& type, const std::string& option) {
-  for (const auto& r : p.rows) {
-    if (r.instance_type == type && r.cost.option == option && !r.mig_profile) return &r;
-  }
-  return nullptr;
 }
 
 }  // namespace
@@ -265,22 +250,33 @@ TEST(SizingEngine, ACheaperEstimateIsNamedAndTheCpuClaimStaysTrue) {
   auto w = base_workload();  // 140 req/s, 1e12 FLOP (bf16) per request, utilisation 0.7
   w["allowed"] = {"gpu", "cpu"};
   auto plan = make_plan(workload(w), table, c, {});
-  // CPU, measured: c1.large 4/8 x 2e12 = 1e12 FLOP/s -> 1 req/s; ceil(140 / 0.7) = 200 x $0.5
-  // = $100/h, 730 h -> $73,000.00/month. It ranks first (measured before estimated).
-  ASSERT_FALSE(plan.rows.empty());
-  EXPECT_EQ(plan.rows.front().instance_type, "c1.large");
-  EXPECT_DOUBLE_EQ(plan.rows.front().cost.usd_per_month, 73000.0);
+  // CPU, scaled (the report names no instance type): c1.large 4/8 x 2e12 = 1e12 FLOP/s -> 1
+  // req/s; ceil(140 / 0.7) = 200 x $0.5 = $100/h, 730 h -> $73,000.00/month. Scaled rows rank
+  // with the estimates (issue 13), so the cheapest of that group comes first.
   // Estimated (no GPU measured, default efficiency 0.7): TG 200e12 x 0.7 -> 140 req/s, t1.x
   // ceil(140 / 98) = 2 x $10 -> $14,600.00/month; EG 400e12 x 0.7 -> 280 req/s, e1.x
-  // ceil(140 / 196) = 1 x $4 = $4/h -> $2,920.00/month: the cheapest estimate, named.
-  bool named = false;
+  // ceil(140 / 196) = 1 x $4 = $4/h -> $2,920.00/month: the cheapest, the top plan, ESTIMATED.
+  ASSERT_FALSE(plan.rows.empty());
+  EXPECT_EQ(plan.rows.front().instance_type, "e1.x");
+  EXPECT_DOUBLE_EQ(plan.rows.front().cost.usd_per_month, 2920.0);
+  const PlanRow* cpu_row = row(plan, "c1.large", "on_demand");
+  ASSERT_NE(cpu_row, nullptr);
+  EXPECT_EQ(cpu_row->label, "scaled");
+  EXPECT_DOUBLE_EQ(cpu_row->cost.usd_per_month, 73000.0);
+  bool top = false;
+  bool cpu_dearer = false;
   bool false_claim = false;
   for (const auto& s : plan.summary) {
-    named = named || (s.find("Cheaper on paper but ESTIMATED") != std::string::npos &&
-                      s.find("1 x e1.x on_demand at $2,920.00 vs $73,000.00") != std::string::npos);
+    top = top || s.find("Top plan: 1 x e1.x on_demand, $4.00/h, $2,920.00/month (ESTIMATED") !=
+                     std::string::npos;
+    cpu_dearer = cpu_dearer || s.find(
+                                   "CPU option evaluated: cheapest is 200 x c1.large "
+                                   "on_demand at $73,000.00 (SCALED), dearer than e1.x at "
+                                   "$2,920.00 (ESTIMATED)") != std::string::npos;
     false_claim =
         false_claim || s.find("serves the load for less than any accelerator") != std::string::npos;
   }
-  EXPECT_TRUE(named) << ::testing::PrintToString(plan.summary);
+  EXPECT_TRUE(top) << ::testing::PrintToString(plan.summary);
+  EXPECT_TRUE(cpu_dearer) << ::testing::PrintToString(plan.summary);
   EXPECT_FALSE(false_claim);
 }

@@ -174,7 +174,8 @@ TEST(SizingQa, CatalogRejectsMigShapesNvidiaDoesNotPlace) {
 TEST(SizingQa, PlainAnswersWhenNothingQualifies) {
   auto cj = test_catalog();
   Catalog c = catalog_from_json(gpusizer::JsonInput(cj, "c.json"));
-  // Memory: each TG type has 81920 MiB per GPU; t8.x holds 8 x 80 = 640 GiB at most.
+  // Memory: each TG type has 81920 MiB (80 GiB) per GPU and no report measured it, so the fit
+  // uses 80 - 1.5 GiB CUDA context reserve = 78.5 GiB; t8.x holds 8 x 78.5 = 628 GiB at most.
   auto w = base_workload();
   w["memory_bytes_per_replica"] = 700.0 * 1073741824.0;
   auto plan =
@@ -182,7 +183,7 @@ TEST(SizingQa, PlainAnswersWhenNothingQualifies) {
   EXPECT_TRUE(plan.rows.empty());
   EXPECT_TRUE(has_summary(plan,
                           "Nothing fits the memory: a replica needs 700 GiB and the "
-                          "largest allowed instance type holds 640 GiB (t8.x)"));
+                          "largest allowed instance type holds 628 GiB usable (t8.x)"));
   // --max-instances 1 with a user rate of 50 req/s per GPU: t1.x needs ceil(140 / 35) = 4,
   // t2.x ceil(140 / 70) = 2, t8.x ceil(140 / 280) = 1 -> allowed; with t8.x gone (rate only
   // for t1.x/t2.x via instance_type) the fewest is 2 on t2.x.

@@ -36,11 +36,13 @@ if len(examples) < 4:
     failures.append("expected at least 4 example workloads")
 for f in examples:
     check(workload, f)
+for f in sorted((root / "examples/overlays").glob("*.json")):
+    check(catalog, f)
 plan = validator("plan")
-if build_plan and build_plan.exists():
-    check(plan, build_plan)
+if build_plan is None or not build_plan.exists():
+    failures.append(f"no generated plan to validate at {build_plan}")
 else:
-    print("note: no generated plan to validate (run gpusizer_sizing_tests first)")
+    check(plan, build_plan)
 
 # Must be rejected: a zero price, an unknown purchase option, a workload without work.
 bad = json.loads((root / "data/catalog/aws-us-east-1.json").read_text())

@@ -69,6 +69,8 @@ DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
   cap.kind = t.kind;
   cap.report_name = t.name;
   cap.memory_bytes = t.memory_bytes;
+  cap.memory_source = lr.file + " target " + t.id;
+  cap.report_file = lr.file;
   cap.mig_profile = t.mig_profile;
   cap.mig_mode = mode_filter;
   cap.target_count = 1;
@@ -128,7 +130,10 @@ void merge_into(DeviceCapability& into, const DeviceCapability& other) {
   keep_min(into.host_link, other.host_link);
   keep_min(into.io, other.io);
   keep_min(into.collectives, other.collectives);
-  if (other.memory_bytes < into.memory_bytes) into.memory_bytes = other.memory_bytes;
+  if (other.memory_bytes < into.memory_bytes) {
+    into.memory_bytes = other.memory_bytes;
+    into.memory_source = other.memory_source;
+  }
   if (into.kind == "cpu" && other.logical_cpus > 0) into.logical_cpus = other.logical_cpus;
   into.target_count += other.target_count;
 }
@@ -173,6 +178,14 @@ const DeviceCapability* CapabilityTable::cpu() const {
   return nullptr;
 }
 
+std::vector<const DeviceCapability*> CapabilityTable::cpus() const {
+  std::vector<const DeviceCapability*> out;
+  for (const auto& d : devices) {
+    if (d.kind == "cpu") out.push_back(&d);
+  }
+  return out;
+}
+
 CapabilityTable build_capabilities(const std::vector<LoadedReport>& reports,
                                    const Catalog& catalog) {
   CapabilityTable table;
@@ -184,6 +197,7 @@ CapabilityTable build_capabilities(const std::vector<LoadedReport>& reports,
       if (t.kind == "cpu") {
         cap = target_capability(lr, t, "");
         cap.accelerator = t.name;
+        if (lr.report.host.instance_type) cap.instance_type = lr.report.host.instance_type->value;
       } else {
         const Accelerator* acc = catalog.accelerator_for_report_name(model_name(lr.report, t));
         if (acc == nullptr) {
@@ -199,7 +213,8 @@ CapabilityTable build_capabilities(const std::vector<LoadedReport>& reports,
       DeviceCapability* existing = nullptr;
       for (auto& d : table.devices) {
         if (d.kind == cap.kind && d.accelerator == cap.accelerator &&
-            d.mig_profile == cap.mig_profile && d.mig_mode == cap.mig_mode) {
+            d.mig_profile == cap.mig_profile && d.mig_mode == cap.mig_mode &&
+            d.instance_type == cap.instance_type) {
           existing = &d;
         }
       }

@@ -25,14 +25,30 @@ std::string check_option(const JsonInput& in) {
       {"on_demand", "spot", "capacity_block", "training_plan", "savings_plan", "reserved"});
 }
 
+CapacityOffer offer_from_json(const JsonInput& in) {
+  in.allow_only({"id", "availability_zone", "start_date", "end_date", "instance_count",
+                 "duration_hours", "upfront_fee_usd"});
+  CapacityOffer o;
+  o.id = in.optional_string("id").value_or("");
+  o.availability_zone = in.at("availability_zone").non_empty_string();
+  o.start_date = in.at("start_date").non_empty_string();
+  o.end_date = in.at("end_date").non_empty_string();
+  o.instance_count = static_cast<int>(in.at("instance_count").count());
+  if (o.instance_count < 1) in.at("instance_count").fail("expected at least 1 instance");
+  o.duration_hours = in.at("duration_hours").positive();
+  o.upfront_fee_usd = in.at("upfront_fee_usd").positive();
+  return o;
+}
+
 Price price_from_json(const JsonInput& in) {
-  in.allow_only({"usd_per_hour", "source", "as_of", "note", "illustrative"});
+  in.allow_only({"usd_per_hour", "source", "as_of", "note", "illustrative", "offering"});
   Price p;
   p.usd_per_hour = in.at("usd_per_hour").positive();  // unknown = absent, never zero
   p.source = in.at("source").non_empty_string();
   p.as_of = in.at("as_of").non_empty_string();
   p.note = in.optional_string("note").value_or("");
   if (auto v = in.find("illustrative")) p.illustrative = v->boolean();
+  if (auto o = in.find("offering")) p.offering = offer_from_json(*o);
   return p;
 }
 
@@ -43,7 +59,7 @@ std::optional<double> opt_positive(const JsonInput& in, std::string_view key) {
 DatasheetPeaks peaks_from_json(const JsonInput& in) {
   in.allow_only({"flops_per_second", "memory_bandwidth_bytes_per_second",
                  "host_link_bytes_per_second", "interconnect_bytes_per_second", "power_limit_watts",
-                 "source"});
+                 "source", "caveat"});
   DatasheetPeaks p;
   if (auto f = in.find("flops_per_second")) {
     for (const auto& key : f->keys()) p.flops_per_second[key] = f->at(key).positive();
@@ -53,16 +69,20 @@ DatasheetPeaks peaks_from_json(const JsonInput& in) {
   p.interconnect_bytes_per_second = opt_positive(in, "interconnect_bytes_per_second");
   p.power_limit_watts = opt_positive(in, "power_limit_watts");
   p.source = in.at("source").non_empty_string();
+  p.caveat = in.optional_string("caveat").value_or("");
   return p;
 }
 
 Accelerator accelerator_from_json(const JsonInput& in) {
-  in.allow_only({"id", "kind", "report_names", "peaks", "mig_profiles"});
+  in.allow_only({"id", "kind", "report_names", "aliases", "peaks", "mig_profiles"});
   Accelerator a;
   a.id = in.at("id").non_empty_string();
   a.kind = in.at("kind").one_of({"gpu", "inferentia", "trainium"});
   for (const auto& n : in.at("report_names").items())
     a.report_names.push_back(n.non_empty_string());
+  if (auto aliases = in.find("aliases")) {
+    for (const auto& n : aliases->items()) a.aliases.push_back(n.non_empty_string());
+  }
   if (auto p = in.find("peaks")) a.peaks = peaks_from_json(*p);
   if (auto m = in.find("mig_profiles")) {
     for (const auto& item : m->items()) {
@@ -155,6 +175,41 @@ const Accelerator* Catalog::accelerator_for_report_name(const std::string& targe
   return nullptr;
 }
 
+std::vector<const Accelerator*> Catalog::match_accelerators(const std::string& name) const {
+  const std::string wanted = lower(name);
+  std::vector<const Accelerator*> exact;
+  std::vector<const Accelerator*> family;
+  if (wanted.empty()) return exact;
+  for (const auto& a : accelerators) {
+    bool same = lower(a.id) == wanted;
+    for (const auto& n : a.aliases) same = same || lower(n) == wanted;
+    for (const auto& n : a.report_names) same = same || lower(n) == wanted;
+    if (same) {
+      exact.push_back(&a);
+      continue;
+    }
+    const std::string id = lower(a.id);
+    if (id.size() > wanted.size() && id.compare(0, wanted.size(), wanted) == 0 &&
+        id[wanted.size()] == '-') {
+      family.push_back(&a);
+    }
+  }
+  return exact.empty() ? family : exact;
+}
+
+std::string Catalog::known_accelerator_names() const {
+  std::string out;
+  for (const auto& a : accelerators) {
+    out += (out.empty() ? "" : ", ") + a.id;
+    if (!a.aliases.empty()) {
+      std::string aliases;
+      for (const auto& n : a.aliases) aliases += (aliases.empty() ? "" : ", ") + n;
+      out += " (" + aliases + ")";
+    }
+  }
+  return out;
+}
+
 InstanceTypeInfo* Catalog::find_instance(const std::string& type) {
   for (auto& t : instances) {
     if (t.type == type) return &t;
@@ -225,9 +280,10 @@ CatalogOverlay overlay_from_json(const JsonInput& in) {
   }
   CatalogOverlay o;
   o.region = in.at("region").non_empty_string();
+  o.generated_from = in.optional_string("generated_from").value_or("");
   for (const auto& item : in.at("prices").items()) {
-    item.allow_only(
-        {"instance_type", "option", "usd_per_hour", "source", "as_of", "note", "illustrative"});
+    item.allow_only({"instance_type", "option", "usd_per_hour", "source", "as_of", "note",
+                     "illustrative", "offering"});
     PriceOverride po;
     po.instance_type = item.at("instance_type").non_empty_string();
     po.option = check_option(item.at("option"));
@@ -245,11 +301,23 @@ CatalogOverlay load_overlay(const std::filesystem::path& file) {
   return overlay_from_json(JsonInput(doc, file.string()));
 }
 
+nlohmann::json to_json(const CapacityOffer& o) {
+  nlohmann::json j{{"availability_zone", o.availability_zone},
+                   {"start_date", o.start_date},
+                   {"end_date", o.end_date},
+                   {"instance_count", o.instance_count},
+                   {"duration_hours", o.duration_hours},
+                   {"upfront_fee_usd", o.upfront_fee_usd}};
+  if (!o.id.empty()) j["id"] = o.id;
+  return j;
+}
+
 nlohmann::json to_json(const Price& price) {
   nlohmann::json j{
       {"usd_per_hour", price.usd_per_hour}, {"source", price.source}, {"as_of", price.as_of}};
   if (!price.note.empty()) j["note"] = price.note;
   if (price.illustrative) j["illustrative"] = true;
+  if (price.offering) j["offering"] = to_json(*price.offering);
   return j;
 }
 
@@ -261,10 +329,12 @@ nlohmann::json to_json(const CatalogOverlay& overlay) {
     j["option"] = p.option;
     prices.push_back(std::move(j));
   }
-  return {{"schema_version", kCatalogSchemaVersion},
-          {"kind", "gpusizer.catalog-overlay"},
-          {"region", overlay.region},
-          {"prices", prices}};
+  nlohmann::json j{{"schema_version", kCatalogSchemaVersion},
+                   {"kind", "gpusizer.catalog-overlay"},
+                   {"region", overlay.region}};
+  if (!overlay.generated_from.empty()) j["generated_from"] = overlay.generated_from;
+  j["prices"] = prices;
+  return j;
 }
 
 void apply_overlay(Catalog& catalog, const CatalogOverlay& overlay,
@@ -285,10 +355,14 @@ void apply_overlay(Catalog& catalog, const CatalogOverlay& overlay,
   }
 }
 
-std::filesystem::path default_catalog_path() {
+std::filesystem::path regional_catalog_path(const std::string& region) {
   const char* dir = std::getenv("GPUSIZER_DATA_DIR");
   std::filesystem::path base = (dir != nullptr && *dir != '\0') ? dir : GPUSIZER_DEFAULT_DATA_DIR;
-  return base / "catalog" / "aws-us-east-1.json";
+  return base / "catalog" / ("aws-" + region + ".json");
+}
+
+std::filesystem::path default_catalog_path() {
+  return regional_catalog_path("us-east-1");
 }
 
 }  // namespace gpusizer::sizing

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <sstream>
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/report_io.hpp"
+#include "gpusizer/sizing/aws_import.hpp"
 #include "gpusizer/sizing/capability.hpp"
 #include "gpusizer/sizing/catalog.hpp"
+#include "gpusizer/sizing/dates.hpp"
 #include "gpusizer/sizing/engine.hpp"
 #include "gpusizer/sizing/plan_print.hpp"
 #include "gpusizer/sizing/price_list.hpp"
@@ -16,23 +19,96 @@
 namespace gpusizer::sizing {
 namespace {
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 void check_format(const std::string& format) {
   if (format != "table" && format != "md" && format != "json") {
     throw InputError("--format: expected table, md or json, got \"" + format + "\"");
   }
 }
 
-Catalog load_catalog_source(const CatalogSource& source, std::string& path) {
-  path = source.catalog.empty() ? default_catalog_path().string() : source.catalog;
+void check_region(const std::string& region) {
+  // af-south-1, us-gov-west-1, ap-southeast-4, eu-central-2 ...
+  bool ok = region.size() >= 4 && std::isdigit(static_cast<unsigned char>(region.back())) &&
+            region.find('-') != std::string::npos;
+  for (char c : region) {
+    ok = ok && (std::islower(static_cast<unsigned char>(c)) ||
+                std::isdigit(static_cast<unsigned char>(c)) || c == '-');
+  }
+  if (!ok) {
+    throw InputError("--region: expected an AWS Region code such as us-east-2, got \"" + region +
+                     "\"");
+  }
+}
+
+Catalog load_catalog_source(const CatalogSource& source, std::string& path,
+                            std::vector<std::string>& notes) {
+  if (!source.region.empty()) check_region(source.region);
+  if (!source.catalog.empty()) {
+    path = source.catalog;
+  } else if (!source.region.empty() &&
+             std::filesystem::exists(regional_catalog_path(source.region))) {
+    path = regional_catalog_path(source.region).string();
+  } else {
+    path = default_catalog_path().string();
+  }
   Catalog catalog = load_catalog(path);
+  if (!source.region.empty() && source.region != catalog.region) {
+    notes.push_back("no catalog for region " + source.region + ": instance specs from " + path +
+                    " (" + catalog.region + "), every " + catalog.region +
+                    " price removed; prices for " + source.region +
+                    " come only from --catalog-overlay files (gpusizer catalog import-aws <file> "
+                    "--region " +
+                    source.region + ")");
+    for (auto& t : catalog.instances) t.prices.clear();
+    catalog.region = source.region;
+  }
   for (const auto& o : source.overlays) apply_overlay(catalog, load_overlay(o), o);
   return catalog;
+}
+
+std::int64_t today_of(const CatalogSource& source) {
+  if (source.today.empty()) return today_utc();
+  auto day = parse_date(source.today);
+  if (!day) throw InputError("--today: expected a date YYYY-MM-DD, got \"" + source.today + "\"");
+  return *day;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
+  return out;
+}
+
+// --instance-types / --families: keeps the types named or of the families named (either list
+// may be empty); a name the catalog lacks is an input error, not an empty plan.
+void restrict_catalog(Catalog& catalog, const std::vector<std::string>& types,
+                      const std::vector<std::string>& families) {
+  if (types.empty() && families.empty()) return;
+  for (const auto& t : types) {
+    if (catalog.find_instance(t) == nullptr) {
+      throw InputError("--instance-types: \"" + t + "\" is not in the catalog (" +
+                       std::to_string(catalog.instances.size()) +
+                       " types; list them with gpusizer catalog)");
+    }
+  }
+  for (const auto& f : families) {
+    const bool known = std::any_of(catalog.instances.begin(), catalog.instances.end(),
+                                   [&](const InstanceTypeInfo& i) { return i.family == f; });
+    if (!known) {
+      std::vector<std::string> all;
+      for (const auto& i : catalog.instances) {
+        if (std::find(all.begin(), all.end(), i.family) == all.end()) all.push_back(i.family);
+      }
+      throw InputError("--families: \"" + f +
+                       "\" is not a family in the catalog (known: " + joined(all) + ")");
+    }
+  }
+  std::vector<InstanceTypeInfo> kept;
+  for (auto& i : catalog.instances) {
+    const bool wanted = std::find(types.begin(), types.end(), i.type) != types.end() ||
+                        std::find(families.begin(), families.end(), i.family) != families.end();
+    if (wanted) kept.push_back(std::move(i));
+  }
+  catalog.instances = std::move(kept);
 }
 
 // Several workloads on one accelerator model: each workload's smallest profile and slices,
@@ -104,13 +180,20 @@ nlohmann::json combined_mig(const std::vector<Workload>& workloads, const Capabi
 
 int run_recommend(const RecommendOptions& options, std::ostream& out) {
   check_format(options.format);
+  if (options.catalog.max_price_age_days < 0) {
+    throw InputError("--max-price-age-days: expected 0 or more days");
+  }
   if (options.workloads.empty())
     throw InputError("--workload: at least one workload file is required");
   if (options.max_instances && *options.max_instances < 1) {
     throw InputError("--max-instances: expected at least 1");
   }
   std::string catalog_path;
-  Catalog catalog = load_catalog_source(options.catalog, catalog_path);
+  std::vector<std::string> catalog_notes;
+  Catalog catalog = load_catalog_source(options.catalog, catalog_path, catalog_notes);
+  const std::int64_t today = today_of(options.catalog);
+  AccountQuotas quotas;
+  for (const auto& q : options.quotas) load_quotas(q, catalog.region, quotas);
   std::vector<LoadedReport> reports;
   for (const auto& r : options.reports) reports.push_back(load_report_file(r));
   CapabilityTable table = build_capabilities(reports, catalog);
@@ -119,14 +202,23 @@ int run_recommend(const RecommendOptions& options, std::ostream& out) {
     workloads.push_back(load_workload(w));
     check_workload_names(workloads.back(), catalog);
   }
+  restrict_catalog(catalog, options.instance_types, options.families);
+  std::vector<std::string> restricted = options.instance_types;
+  for (const auto& f : options.families) restricted.push_back("family " + f);
   EngineOptions engine;
   engine.max_instances = options.max_instances;
+  engine.today = today;
+  engine.max_price_age_days = options.catalog.max_price_age_days;
+  if (!options.quotas.empty()) engine.quotas = &quotas;
   std::vector<Plan> plans;
   bool any = false;
   for (const auto& w : workloads) {
     Plan plan = make_plan(w, table, catalog, engine);
     plan.catalog_file = catalog_path;
     plan.overlays = options.catalog.overlays;
+    plan.restricted_to = restricted;
+    plan.warnings.insert(plan.warnings.begin(), catalog_notes.begin(), catalog_notes.end());
+    plan.warnings.insert(plan.warnings.end(), quotas.warnings.begin(), quotas.warnings.end());
     for (const auto& r : reports) {
       plan.reports.push_back(
           {r.file, r.sha256, r.report.tool.version + " (" + r.report.tool.git_revision + ")"});
@@ -166,28 +258,74 @@ int run_recommend(const RecommendOptions& options, std::ostream& out) {
 }
 
 int run_catalog(const CatalogOptions& options, std::ostream& out) {
+  return run_catalog(options, out, out);
+}
+
+int run_catalog(const CatalogOptions& options, std::ostream& out, std::ostream& err) {
   check_format(options.format);
+  if (options.catalog.max_price_age_days < 0) {
+    throw InputError("--max-price-age-days: expected 0 or more days");
+  }
+  const std::int64_t today = today_of(options.catalog);
   if (!options.import_file.empty()) {
-    PriceListImport imported = import_price_list_file(options.import_file, options.region);
+    if (!options.catalog.region.empty()) check_region(options.catalog.region);
+    const std::string path =
+        options.catalog.catalog.empty() ? default_catalog_path().string() : options.catalog.catalog;
+    Catalog catalog = load_catalog(path);
+    AwsImportOptions import;
+    import.region = options.catalog.region.empty() ? catalog.region : options.catalog.region;
+    import.statistic = options.statistic;
+    import.window_days = options.window_days;
+    import.today = today;
+    import.max_price_age_days = options.catalog.max_price_age_days;
+    AwsImport imported = import_aws_file(options.import_file, import, catalog);
     const std::string text = to_json(imported.overlay).dump(2) + "\n";
+    std::ostream& info = options.out.empty() ? err : out;
     if (options.out.empty()) {
       out << text;
     } else {
       write_file_atomically(options.out, text);
-      out << "wrote " << imported.overlay.prices.size() << " on-demand price(s) for "
-          << options.region << " from " << imported.format << " (" << imported.rows_kept << " of "
-          << imported.rows_seen << " rows kept, as of " << imported.as_of << ") to " << options.out
-          << "\n";
+      info << "wrote " << imported.overlay.prices.size() << " " << imported.option
+           << " price(s) for " << import.region << " from " << imported.format << " ("
+           << imported.rows_kept << " of " << imported.rows_seen << " rows kept, as of "
+           << imported.as_of << ") to " << options.out << "\n";
     }
+    for (const auto& d : imported.details) info << "  " << d << "\n";
+    for (const auto& l : imported.left_out) info << "  left out: " << l << "\n";
+    for (const auto& w : imported.warnings) info << "warning: " << w << "\n";
     return 0;
   }
   std::string path;
-  Catalog catalog = load_catalog_source(options.catalog, path);
+  std::vector<std::string> notes;
+  Catalog catalog = load_catalog_source(options.catalog, path, notes);
+  std::vector<const Accelerator*> wanted;
+  if (!options.accelerator.empty()) {
+    wanted = catalog.match_accelerators(options.accelerator);
+    if (wanted.empty()) {
+      throw InputError("--accelerator: no match for \"" + options.accelerator +
+                       "\"; known names: " + catalog.known_accelerator_names());
+    }
+  }
+  if (!options.family.empty()) {
+    const bool known =
+        std::any_of(catalog.instances.begin(), catalog.instances.end(),
+                    [&](const InstanceTypeInfo& i) { return i.family == options.family; });
+    if (!known) {
+      std::vector<std::string> all;
+      for (const auto& i : catalog.instances) {
+        if (std::find(all.begin(), all.end(), i.family) == all.end()) all.push_back(i.family);
+      }
+      throw InputError("--family: no match for \"" + options.family +
+                       "\"; known families: " + joined(all));
+    }
+  }
   std::vector<const InstanceTypeInfo*> shown;
   for (const auto& t : catalog.instances) {
     if (!options.family.empty() && t.family != options.family) continue;
-    if (!options.accelerator.empty() &&
-        (!t.accelerator || lower(*t.accelerator) != lower(options.accelerator))) {
+    if (!wanted.empty() &&
+        (!t.accelerator || std::none_of(wanted.begin(), wanted.end(), [&](const Accelerator* a) {
+          return a->id == *t.accelerator;
+        }))) {
       continue;
     }
     if (options.min_memory_gib &&
@@ -200,11 +338,34 @@ int run_catalog(const CatalogOptions& options, std::ostream& out) {
     }
     shown.push_back(&t);
   }
+  auto age_of = [&](const Price& p) -> std::optional<int> {
+    auto day = as_of_day(p.as_of);
+    if (!day) return std::nullopt;
+    return static_cast<int>(today - *day);
+  };
+  auto marks = [&](const Price& p) {
+    std::string m;
+    if (p.illustrative) m += " illustrative";
+    auto age = age_of(p);
+    if (!age) {
+      m += " undated";
+    } else if (*age > options.catalog.max_price_age_days) {
+      m += " stale";
+    }
+    return m;
+  };
   if (options.format == "json") {
     nlohmann::json list = nlohmann::json::array();
     for (const auto* t : shown) {
       nlohmann::json prices = nlohmann::json::object();
-      for (const auto& [option, p] : t->prices) prices[option] = to_json(p);
+      for (const auto& [option, p] : t->prices) {
+        nlohmann::json j = to_json(p);
+        auto age = age_of(p);
+        j["age_days"] = age ? nlohmann::json(*age) : nlohmann::json(nullptr);
+        j["stale"] = age && *age > options.catalog.max_price_age_days;
+        j["illustrative"] = p.illustrative;
+        prices[option] = j;
+      }
       nlohmann::json j{{"type", t->type},
                        {"family", t->family},
                        {"vcpu", t->vcpu},
@@ -215,10 +376,16 @@ int run_catalog(const CatalogOptions& options, std::ostream& out) {
         j["accelerator_count"] = t->accelerator_count;
         j["accelerator_memory_mib"] = t->accelerator_memory_mib;
       }
+      if (t->prices.empty()) j["note"] = "no price in " + catalog.region;
       list.push_back(j);
     }
-    out << nlohmann::json{{"catalog", path}, {"region", catalog.region}, {"instances", list}}.dump(
-               2)
+    out << nlohmann::json{{"catalog", path},
+                          {"region", catalog.region},
+                          {"prices_checked_on", format_day(today)},
+                          {"max_price_age_days", options.catalog.max_price_age_days},
+                          {"warnings", notes},
+                          {"instances", list}}
+               .dump(2)
         << "\n";
     return 0;
   }
@@ -226,7 +393,7 @@ int run_catalog(const CatalogOptions& options, std::ostream& out) {
   auto cell = [&](const InstanceTypeInfo& t, const char* option) -> std::string {
     auto it = t.prices.find(option);
     if (it == t.prices.end()) return "-";
-    return format_usd(it->second.usd_per_hour) + (it->second.illustrative ? "*" : "");
+    return format_usd(it->second.usd_per_hour) + marks(it->second);
   };
   std::vector<std::vector<std::string>> rows{{"type", "accelerator", "acc mem GiB", "vCPU",
                                               "RAM GiB", "on_demand", "spot", "capacity_block",
@@ -242,7 +409,9 @@ int run_catalog(const CatalogOptions& options, std::ostream& out) {
          t->accelerator ? mem.str() : "-", std::to_string(t->vcpu),
          std::to_string(static_cast<long>(t->memory_gib)), cell(*t, "on_demand"), cell(*t, "spot"),
          cell(*t, "capacity_block"),
-         od == t->prices.end() ? "no on-demand price" : od->second.as_of});
+         t->prices.empty()       ? "no price in " + catalog.region
+         : od == t->prices.end() ? "no on-demand price"
+                                 : od->second.as_of});
   }
   std::vector<std::size_t> width(rows.front().size(), 0);
   for (const auto& r : rows) {
@@ -264,8 +433,10 @@ int run_catalog(const CatalogOptions& options, std::ostream& out) {
   }
   out << "\n"
       << shown.size() << " instance type(s) from " << path << " (" << catalog.region
-      << "); * = illustrative spot snapshot. Prices carry their source and date: use --format "
-         "json.\n";
+      << "). illustrative = a snapshot, not a quote; stale = older than "
+      << options.catalog.max_price_age_days << " days on " << format_day(today)
+      << ". Prices carry their source and date: use --format json.\n";
+  for (const auto& n : notes) out << "warning: " << n << "\n";
   return 0;
 }
 

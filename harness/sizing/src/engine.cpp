@@ -4,9 +4,10 @@
 #include <cmath>
 #include <sstream>
 
-#include "gpusizer/sizing/plan_print.hpp"
+#include "gpusizer/sizing/dates.hpp"
 #include "purchase.hpp"
 #include "roofline.hpp"
+#include "summary.hpp"
 
 namespace gpusizer::sizing {
 namespace {
@@ -19,10 +20,6 @@ std::string fmt(double v, int precision = 4) {
   s.precision(precision);
   s << v;
   return s.str();
-}
-
-std::string money(double usd) {
-  return format_usd(usd);
 }
 
 const MeasuredRate* user_rate(const Workload& w, const std::string& accelerator,
@@ -60,24 +57,29 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
   row.instance_type = type.type;
   row.kind = acc.kind;
   row.accelerator = acc.id;
-  const double memory_per_accelerator = static_cast<double>(type.accelerator_memory_mib) * kMiB;
+  const double memory_per_accelerator =
+      usable_accelerator_memory(type, acc, table, row.memory_basis);
+  row.memory_per_accelerator_bytes = memory_per_accelerator;
   const int needed_by_memory =
       static_cast<int>(std::ceil(w.memory_bytes_per_replica / memory_per_accelerator - 1e-12));
   const int g = w.gpus_per_replica.value_or(std::max(1, needed_by_memory));
   if (w.memory_bytes_per_replica > g * memory_per_accelerator) {
     tc.why = "a replica needs " + fmt(w.memory_bytes_per_replica / kGiB) + " GiB, " +
              std::to_string(g) + " x " + fmt(memory_per_accelerator / kGiB) +
-             " GiB does not hold it";
+             " GiB does not hold it (" + row.memory_basis + ")";
     return tc;
   }
   if (g > type.accelerator_count) {
     tc.why = "a replica needs " + std::to_string(g) + " accelerators (memory " +
-             fmt(w.memory_bytes_per_replica / kGiB) + " GiB), the type has " +
-             std::to_string(type.accelerator_count);
+             fmt(w.memory_bytes_per_replica / kGiB) + " GiB, " + row.memory_basis +
+             "), the type has " + std::to_string(type.accelerator_count);
     return tc;
   }
   row.gpus_per_replica = g;
   row.replicas_per_instance = type.accelerator_count / g;
+  row.reasons.push_back("memory fit: " + fmt(w.memory_bytes_per_replica / kGiB) +
+                        " GiB per replica on " + std::to_string(g) + " x " +
+                        fmt(memory_per_accelerator / kGiB) + " GiB (" + row.memory_basis + ")");
   if (const MeasuredRate* r = user_rate(w, acc.id, std::nullopt, type.type)) {
     row.units_per_second_per_replica = r->units_per_second;
     row.binding = "user-measured rate";
@@ -96,9 +98,14 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
     row.evidence = rl.evidence;
     row.estimated = rl.estimated;
     if (rl.estimated) {
+      row.label = "estimated";
       std::string notes;
       for (const auto& n : rl.estimate_notes) notes += (notes.empty() ? "" : "; ") + n;
       row.basis = "estimated: " + notes;
+      if (!acc.peaks.caveat.empty()) row.basis += " [" + acc.peaks.caveat + "]";
+      if (!acc.peaks.source.empty()) {
+        row.reasons.push_back("datasheet peaks of " + acc.id + ": " + acc.peaks.source);
+      }
       row.power_note = "not measured (estimated)";
     } else {
       row.basis = "measured (reports)";
@@ -126,6 +133,30 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
   return tc;
 }
 
+// The CPU measurement a general-purpose type is sized from: one measured on this very type,
+// else one measured on a type of the same family, else one with a recorded instance type, else
+// the first CPU measured.
+const DeviceCapability* cpu_basis(const InstanceTypeInfo& type, const CapabilityTable& table,
+                                  const Catalog& catalog, bool& same_type) {
+  const auto cpus = table.cpus();
+  same_type = false;
+  for (const auto* c : cpus) {
+    if (c->instance_type == type.type) {
+      same_type = true;
+      return c;
+    }
+  }
+  for (const auto* c : cpus) {
+    const InstanceTypeInfo* t =
+        c->instance_type.empty() ? nullptr : catalog.find_instance(c->instance_type);
+    if (t != nullptr && t->family == type.family) return c;
+  }
+  for (const auto* c : cpus) {
+    if (!c->instance_type.empty()) return c;
+  }
+  return cpus.empty() ? nullptr : cpus.front();
+}
+
 TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Workload& w,
                           const CapabilityTable& table, const Catalog& catalog,
                           const EngineOptions& options) {
@@ -146,12 +177,13 @@ TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Workload& w,
     row.basis = "user-measured rate (" + r->source + ")";
     row.power_note = "not measured (user-measured rate carries no power)";
   } else if (w.work) {
-    const DeviceCapability* cpu = table.cpu();
+    bool same_type = false;
+    const DeviceCapability* cpu = cpu_basis(type, table, catalog, same_type);
     if (cpu == nullptr || cpu->logical_cpus <= 0) {
       tc.why = "no CPU report (run gpusizer on a CPU to measure one)";
       return tc;
     }
-    const double scale = static_cast<double>(type.vcpu) / cpu->logical_cpus;
+    const double scale = same_type ? 1.0 : static_cast<double>(type.vcpu) / cpu->logical_cpus;
     // A CPU runs reduced-precision float work (bf16, fp16, tf32, fp8) in fp32 unless measured
     // otherwise: size it with the measured fp32 GEMM rate and say so.
     WorkPerUnit work = *w.work;
@@ -174,15 +206,26 @@ TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Workload& w,
     row.units_per_second_per_replica = rl.units_per_second;
     row.binding = rl.binding;
     row.evidence = rl.evidence;
-    row.basis = "measured (CPU report, scaled per vCPU: " + std::to_string(type.vcpu) + " / " +
-                std::to_string(cpu->logical_cpus) + " logical CPUs of \"" + cpu->report_name +
-                "\")";
+    const std::string measured_on =
+        "\"" + cpu->report_name + "\", " + std::to_string(cpu->logical_cpus) + " logical CPUs" +
+        (cpu->instance_type.empty() ? "" : ", on " + cpu->instance_type) + ", in " +
+        cpu->report_file;
+    if (same_type) {
+      row.label = "measured";
+      row.basis = "measured on this instance type (" + measured_on + ")";
+    } else {
+      row.label = "scaled";
+      row.basis = "scaled from the CPU measured (" + measured_on + ") x " +
+                  std::to_string(type.vcpu) + " / " + std::to_string(cpu->logical_cpus) +
+                  " vCPUs; the instance's CPU model may differ";
+    }
     row.units_per_joule =
         per_joule(rl.units_per_second, rl.binding_power_watts
                                            ? std::optional<double>(*rl.binding_power_watts * scale)
                                            : std::nullopt);
-    row.power_note =
-        row.units_per_joule ? "CPU package power (RAPL) scaled per vCPU" : "not measured";
+    row.power_note = row.units_per_joule ? (same_type ? "CPU package power (RAPL)"
+                                                      : "CPU package power (RAPL) scaled per vCPU")
+                                         : "not measured";
   } else {
     tc.why = "no user-measured rate for " + type.type + " and no work_per_unit";
     return tc;
@@ -198,9 +241,12 @@ bool profile_smaller(const MigProfile& a, const MigProfile& b) {
 }
 
 void add_rows(const TypeCapacity& tc, const InstanceTypeInfo& type, const Workload& w,
-              const EngineOptions& options, Plan& plan) {
-  auto costs =
-      detail::price_options(type, w, tc.row.units_per_second_per_instance, options, plan.excluded);
+              const EngineOptions& options, const std::string& region, Plan& plan) {
+  detail::CountModel model;
+  model.per_replica_rate = tc.row.units_per_second_per_replica;
+  model.replicas_per_instance = tc.row.replicas_per_instance;
+  model.accelerators_per_replica = tc.row.gpus_per_replica;
+  auto costs = detail::price_options(type, w, model, options, region, plan.excluded);
   for (auto& c : costs) {
     PlanRow row = tc.row;
     row.cost = std::move(c);
@@ -209,7 +255,112 @@ void add_rows(const TypeCapacity& tc, const InstanceTypeInfo& type, const Worklo
   }
 }
 
+// Slices of `profile` one GPU holds (7 x 1g, 4 x 1g.2x, 3 x 2g, 2 x 3g, 1 x 4g/7g).
+int slices_per_gpu(const MigProfile& profile) {
+  int n = 1;
+  while (n < kMigComputeSlices &&
+         place_on_one_gpu(std::vector<MigProfile>(static_cast<std::size_t>(n + 1), profile))) {
+    ++n;
+  }
+  return n;
+}
+
+void add_mig_rows(const InstanceTypeInfo& type, const Accelerator& acc, const MigChoice& choice,
+                  const Workload& w, const EngineOptions& options, const std::string& region,
+                  Plan& plan) {
+  std::vector<MigProfile> demand(static_cast<std::size_t>(choice.slices), choice.profile);
+  MigPacking packing = pack_mig(demand);
+  const int gpus = static_cast<int>(packing.gpus.size());
+  PlanRow row;
+  row.instance_type = type.type;
+  row.kind = "mig";
+  row.accelerator = acc.id;
+  row.mig_profile = choice.profile.name;
+  row.basis = choice.basis;
+  row.binding = choice.binding;
+  row.evidence = choice.evidence;
+  row.gpus_per_replica = 1;
+  row.mig_slices = choice.slices;
+  row.memory_per_accelerator_bytes = choice.memory_bytes;
+  row.memory_basis = choice.memory_basis;
+  row.power_note = "not measured per slice (NVML power is per physical GPU)";
+  row.units_per_second_per_replica = choice.units_per_second_per_slice;
+  // Full load of one instance: as many slices of the profile as one GPU holds, not just the
+  // slices this workload asked for.
+  const int per_gpu = slices_per_gpu(choice.profile);
+  row.replicas_per_instance = per_gpu * type.accelerator_count;
+  row.units_per_second_per_instance = choice.units_per_second_per_slice * row.replicas_per_instance;
+  const int instances = (gpus + type.accelerator_count - 1) / type.accelerator_count;
+  row.reasons.push_back("MIG " + choice.profile.name +
+                        " is the smallest profile that holds a replica" +
+                        (w.min_rate_per_slice ? " and meets min_rate_per_slice" : "") + ": " +
+                        std::to_string(choice.slices) + " slices on " + std::to_string(gpus) +
+                        " GPU(s), " + std::to_string(instances) + " instance(s)");
+  row.reasons.push_back("memory fit: " + fmt(w.memory_bytes_per_replica / kGiB) +
+                        " GiB per replica in " + fmt(choice.memory_bytes / kGiB) + " GiB (" +
+                        choice.memory_basis + ")");
+  if (const int idle = instances * type.accelerator_count - gpus; idle > 0) {
+    row.reasons.push_back(std::to_string(idle) + " of the " +
+                          std::to_string(instances * type.accelerator_count) +
+                          " GPUs are not used by this workload (paid for all the same; pack "
+                          "more workloads onto them with several --workload files)");
+  }
+  // Slices for a loss (spot): needed + k slices, repacked; instances follow from GPUs.
+  auto gpus_for = [&](double loss) {
+    if (loss <= 0) return gpus;
+    const int n =
+        detail::replicas_needed(w, choice.units_per_second_per_slice, loss) + w.redundancy;
+    return static_cast<int>(
+        pack_mig(std::vector<MigProfile>(static_cast<std::size_t>(n), choice.profile)).gpus.size());
+  };
+  detail::CountModel model;
+  model.per_replica_rate = choice.units_per_second_per_slice;
+  model.replicas_per_instance = row.replicas_per_instance;
+  model.accelerators_per_replica = 1;
+  model.count = [&](double loss) {
+    return (gpus_for(loss) + type.accelerator_count - 1) / type.accelerator_count;
+  };
+  model.spare = [&](OptionCost& c, double loss) {
+    c.spare_unit = "slices";
+    c.needed_replicas = detail::replicas_needed(w, choice.units_per_second_per_slice, loss);
+    const int provisioned = per_gpu * c.instances * type.accelerator_count;
+    c.spare_replicas = std::max(0, provisioned - c.needed_replicas);
+    c.spare_accelerators = std::max(0, c.instances * type.accelerator_count - gpus_for(loss));
+    c.spare_usd_per_hour =
+        provisioned > 0 ? c.usd_per_hour * c.spare_replicas / static_cast<double>(provisioned) : 0;
+  };
+  auto costs = detail::price_options(type, w, model, options, region, plan.excluded);
+  for (auto& c : costs) {
+    PlanRow r = row;
+    r.mig = packing;
+    r.cost = std::move(c);
+    r.rank_usd = r.cost.window_usd ? *r.cost.window_usd : r.cost.usd_per_month;
+    plan.rows.push_back(std::move(r));
+  }
+}
+
 }  // namespace
+
+double usable_accelerator_memory(const InstanceTypeInfo& type, const Accelerator& acc,
+                                 const CapabilityTable& table, std::string& basis) {
+  const double catalog_bytes = static_cast<double>(type.accelerator_memory_mib) * kMiB;
+  if (const DeviceCapability* d = table.gpu(acc.id); d != nullptr && d->memory_bytes > 0) {
+    basis = "measured usable memory " + fmt(static_cast<double>(d->memory_bytes) / kGiB) +
+            " GiB per " + acc.id + " (" + d->memory_source + "; catalog " +
+            fmt(catalog_bytes / kGiB) + " GiB)";
+    return static_cast<double>(d->memory_bytes);
+  }
+  if (acc.kind != "gpu") {
+    basis = "catalog " + fmt(catalog_bytes / kGiB) + " GiB per " + acc.id +
+            " (not measured; no CUDA context on a Neuron device)";
+    return catalog_bytes;
+  }
+  const double usable = std::max(0.0, catalog_bytes - kCudaContextReserveMiB * kMiB);
+  basis = "catalog " + fmt(catalog_bytes / kGiB) + " GiB per " + acc.id + " - " +
+          fmt(kCudaContextReserveMiB / 1024.0) +
+          " GiB reserved for the CUDA context = " + fmt(usable / kGiB) + " GiB (not measured)";
+  return usable;
+}
 
 std::optional<MigChoice> choose_mig_profile(const Workload& w, const Accelerator& acc,
                                             const CapabilityTable& table, std::string& why) {
@@ -218,17 +369,30 @@ std::optional<MigChoice> choose_mig_profile(const Workload& w, const Accelerator
   why = "no MIG profile of " + acc.id + " qualifies:";
   for (const auto& p : profiles) {
     if (p.name.find("+me") != std::string::npos) continue;  // media profiles are for NVDEC work
-    if (static_cast<double>(p.memory_mib) * kMiB < w.memory_bytes_per_replica) {
-      why += " " + p.name + " too small;";
+    const DeviceCapability* d = table.mig(acc.id, p.name);
+    double memory = 0;
+    std::string memory_basis;
+    if (d != nullptr && d->memory_bytes > 0) {
+      memory = static_cast<double>(d->memory_bytes);
+      memory_basis = "measured usable memory of " + p.name + " (" + d->memory_source + ")";
+    } else {
+      memory = std::max(0.0, (static_cast<double>(p.memory_mib) - kCudaContextReserveMiB) * kMiB);
+      memory_basis = "catalog " + fmt(static_cast<double>(p.memory_mib) / 1024.0) + " GiB - " +
+                     fmt(kCudaContextReserveMiB / 1024.0) + " GiB CUDA context reserve";
+    }
+    if (memory < w.memory_bytes_per_replica) {
+      why += " " + p.name + " too small (" + fmt(memory / kGiB) + " GiB usable);";
       continue;
     }
     MigChoice choice;
     choice.profile = p;
+    choice.memory_bytes = memory;
+    choice.memory_basis = memory_basis;
     if (const MeasuredRate* r = user_rate(w, acc.id, p.name, "")) {
       choice.units_per_second_per_slice = r->units_per_second;
       choice.binding = "user-measured rate";
       choice.basis = "user-measured rate (" + r->source + ")";
-    } else if (const DeviceCapability* d = table.mig(acc.id, p.name); d != nullptr && w.work) {
+    } else if (d != nullptr && w.work) {
       auto rl = detail::roofline(*w.work, d, nullptr, 1.0, table, Catalog{}, DefaultEfficiency{});
       if (!rl.ok) {
         why += " " + p.name + ": " + rl.why + ";";
@@ -247,7 +411,8 @@ std::optional<MigChoice> choose_mig_profile(const Workload& w, const Accelerator
       why += " " + p.name + " below min_rate_per_slice;";
       continue;
     }
-    choice.slices = detail::instances_needed(w, choice.units_per_second_per_slice, 0);
+    // MIG counts redundancy in slices (a slice is the replica).
+    choice.slices = detail::replicas_needed(w, choice.units_per_second_per_slice, 0) + w.redundancy;
     return choice;
   }
   return std::nullopt;
@@ -262,17 +427,30 @@ Plan make_plan(const Workload& w, const CapabilityTable& table, const Catalog& c
   plan.target_rate = w.target_rate;
   plan.utilization_target = w.utilization_target;
   plan.redundancy = w.redundancy;
+  plan.redundancy_unit = w.redundancy_unit;
   plan.hours_per_month = w.hours();
   plan.catalog_region = catalog.region;
+  plan.prices_checked_on = format_day(detail::today_of(options));
+  plan.max_price_age_days = options.max_price_age_days;
   if (w.window) {
     plan.window_days = w.window->days;
     plan.window_busy_fraction = w.window->busy_fraction;
   }
   plan.warnings = table.warnings;
-  plan.assumptions.push_back("instances = ceil(target " + fmt(w.target_rate) + " " + w.unit +
-                             "/s / (per-instance rate x utilization target " +
-                             fmt(w.utilization_target) + ")) + redundancy " +
-                             std::to_string(w.redundancy) + " (N+k)");
+  plan.assumptions.push_back(
+      "instances = " +
+      std::string(w.redundancy_unit == "replicas"
+                      ? "ceil((replicas needed + redundancy " + std::to_string(w.redundancy) +
+                            " replicas) / replicas per instance)"
+                      : "ceil(replicas needed / replicas per instance) + redundancy " +
+                            std::to_string(w.redundancy) + " instances (N+k)") +
+      ", replicas needed = ceil(target " + fmt(w.target_rate) + " " + w.unit +
+      "/s / (per-replica rate x utilization target " + fmt(w.utilization_target) +
+      ")); MIG counts redundancy in slices");
+  plan.assumptions.push_back(
+      "spare = capacity paid for beyond the replicas the target needs at the utilization "
+      "target: accelerators (GPU/Neuron types, at the per-accelerator share of the price), "
+      "instances (CPU types) or slice positions (MIG)");
   plan.assumptions.push_back("on-demand and spot cost = $/h x " + fmt(w.hours()) + " h/month" +
                              (w.hours_per_month ? " (from the workload)"
                               : w.window        ? " (730 h x busy fraction)"
@@ -286,7 +464,14 @@ Plan make_plan(const Workload& w, const CapabilityTable& table, const Catalog& c
       fmt(options.default_efficiency.compute) + ", memory bandwidth " +
       fmt(options.default_efficiency.memory_bandwidth) + ", host link " +
       fmt(options.default_efficiency.host_link) + ", collectives " +
-      fmt(options.default_efficiency.collectives) + "); they rank below every measured row");
+      fmt(options.default_efficiency.collectives) +
+      "); estimated and scaled rows rank below every measured row");
+  plan.assumptions.push_back(
+      "accelerator memory: the measured usable memory when a report has the accelerator, else "
+      "the catalog figure minus " +
+      fmt(kCudaContextReserveMiB / 1024.0) + " GiB for the CUDA context (GPUs)");
+  plan.assumptions.push_back("prices older than " + std::to_string(options.max_price_age_days) +
+                             " days on " + plan.prices_checked_on + " are marked stale");
   bool cpu_used = false;
   for (const auto& type : catalog.instances) {
     if (!type.accelerator) {
@@ -297,14 +482,14 @@ Plan make_plan(const Workload& w, const CapabilityTable& table, const Catalog& c
         continue;
       }
       cpu_used = true;
-      add_rows(tc, type, w, options, plan);
+      add_rows(tc, type, w, options, catalog.region, plan);
       continue;
     }
     const Accelerator* acc = catalog.find_accelerator(*type.accelerator);
     if (w.allows(acc->kind)) {
       auto tc = evaluate_accelerated(type, *acc, w, table, catalog, options);
       if (tc.ok) {
-        add_rows(tc, type, w, options, plan);
+        add_rows(tc, type, w, options, catalog.region, plan);
       } else {
         plan.excluded.push_back({type.type, "", tc.why});
       }
@@ -313,187 +498,30 @@ Plan make_plan(const Workload& w, const CapabilityTable& table, const Catalog& c
       std::string why;
       auto choice = choose_mig_profile(w, *acc, table, why);
       if (!choice) continue;  // reported once per accelerator below
-      std::vector<MigProfile> demand(static_cast<std::size_t>(choice->slices), choice->profile);
-      MigPacking packing = pack_mig(demand);
-      const int gpus = static_cast<int>(packing.gpus.size());
-      TypeCapacity tc;
-      PlanRow& row = tc.row;
-      row.instance_type = type.type;
-      row.kind = "mig";
-      row.accelerator = acc->id;
-      row.mig_profile = choice->profile.name;
-      row.basis = choice->basis;
-      row.binding = choice->binding;
-      row.evidence = choice->evidence;
-      row.gpus_per_replica = 1;
-      row.mig_slices = choice->slices;
-      row.power_note = "not measured per slice (NVML power is per physical GPU)";
-      row.units_per_second_per_replica = choice->units_per_second_per_slice;
-      // Full load of one instance: as many slices of the profile as one GPU holds (7 x 1g,
-      // 4 x 1g.2x, 3 x 2g, 2 x 3g, 1 x 4g/7g), not just the slices this workload asked for.
-      int slices_per_gpu = 1;
-      while (slices_per_gpu < kMigComputeSlices &&
-             place_on_one_gpu(std::vector<MigProfile>(static_cast<std::size_t>(slices_per_gpu + 1),
-                                                      choice->profile))) {
-        ++slices_per_gpu;
-      }
-      row.replicas_per_instance = slices_per_gpu * type.accelerator_count;
-      row.units_per_second_per_instance =
-          choice->units_per_second_per_slice * row.replicas_per_instance;
-      const int instances = (gpus + type.accelerator_count - 1) / type.accelerator_count;
-      row.reasons.push_back("MIG " + choice->profile.name +
-                            " is the smallest profile that holds a replica" +
-                            (w.min_rate_per_slice ? " and meets min_rate_per_slice" : "") + ": " +
-                            std::to_string(choice->slices) + " slices on " + std::to_string(gpus) +
-                            " GPU(s), " + std::to_string(instances) + " instance(s)");
-      if (const int idle = instances * type.accelerator_count - gpus; idle > 0) {
-        row.reasons.push_back(std::to_string(idle) + " of the " +
-                              std::to_string(instances * type.accelerator_count) +
-                              " GPUs are not used by this workload (paid for all the same; pack "
-                              "more workloads onto them with several --workload files)");
-      }
-      // Cost the packed GPUs: instances follow from GPUs, not from the per-instance formula.
-      auto count = [&](double loss) {
-        if (loss <= 0) return instances;
-        // Spot loses throughput: more slices, repacked.
-        const int n = detail::instances_needed(w, choice->units_per_second_per_slice, loss);
-        MigPacking more =
-            pack_mig(std::vector<MigProfile>(static_cast<std::size_t>(n), choice->profile));
-        return (static_cast<int>(more.gpus.size()) + type.accelerator_count - 1) /
-               type.accelerator_count;
-      };
-      auto costs = detail::price_options(type, w, row.units_per_second_per_instance, options,
-                                         plan.excluded, count);
-      for (auto& c : costs) {
-        PlanRow r = row;
-        r.mig = packing;
-        r.cost = std::move(c);
-        r.rank_usd = r.cost.window_usd ? *r.cost.window_usd : r.cost.usd_per_month;
-        plan.rows.push_back(std::move(r));
-      }
+      add_mig_rows(type, *acc, *choice, w, options, catalog.region, plan);
     }
   }
   if (w.allows("mig")) {
-    for (const auto& acc : catalog.accelerators) {
-      if (acc.mig_profiles.empty()) continue;
+    std::vector<std::string> seen;
+    for (const auto& type : catalog.instances) {
+      const Accelerator* acc =
+          type.accelerator ? catalog.find_accelerator(*type.accelerator) : nullptr;
+      if (acc == nullptr || acc->mig_profiles.empty()) continue;
+      if (std::find(seen.begin(), seen.end(), acc->id) != seen.end()) continue;
+      seen.push_back(acc->id);
       std::string why;
-      if (!choose_mig_profile(w, acc, table, why))
-        plan.excluded.push_back({"MIG " + acc.id, "", why});
+      if (!choose_mig_profile(w, *acc, table, why))
+        plan.excluded.push_back({"MIG " + acc->id, "", why});
     }
   }
   std::stable_sort(plan.rows.begin(), plan.rows.end(), [](const PlanRow& a, const PlanRow& b) {
-    if (a.estimated != b.estimated) return !a.estimated;
+    const bool a_measured = a.label == "measured";
+    const bool b_measured = b.label == "measured";
+    if (a_measured != b_measured) return a_measured;
     if (a.rank_usd != b.rank_usd) return a.rank_usd < b.rank_usd;
     return a.instance_type < b.instance_type;
   });
-  // Plain sentences.
-  if (plan.rows.empty()) {
-    plan.summary.push_back(
-        "No plan: no instance type in the catalog can serve this workload (see the excluded "
-        "list).");
-    // The two common causes, said plainly.
-    const Excluded* fewest = nullptr;
-    for (const auto& e : plan.excluded) {
-      if (e.instances_needed > 0 &&
-          (fewest == nullptr || e.instances_needed < fewest->instances_needed))
-        fewest = &e;
-    }
-    if (fewest != nullptr && options.max_instances) {
-      plan.summary.push_back("The target is unreachable within --max-instances " +
-                             std::to_string(*options.max_instances) +
-                             ": the fewest instances any option needs is " +
-                             std::to_string(fewest->instances_needed) + " (" +
-                             fewest->instance_type + " " + fewest->option + ").");
-    }
-    double largest_bytes = 0;
-    std::string largest;
-    for (const auto& type : catalog.instances) {
-      double bytes = 0;
-      if (!type.accelerator) {
-        if (!w.allows("cpu")) continue;
-        bytes = type.memory_gib * kGiB;
-      } else {
-        const Accelerator* acc = catalog.find_accelerator(*type.accelerator);
-        if (acc == nullptr || !(w.allows(acc->kind) || w.allows("mig"))) continue;
-        const int usable = w.gpus_per_replica
-                               ? std::min(*w.gpus_per_replica, type.accelerator_count)
-                               : type.accelerator_count;
-        bytes = usable * static_cast<double>(type.accelerator_memory_mib) * kMiB;
-      }
-      if (bytes > largest_bytes) {
-        largest_bytes = bytes;
-        largest = type.type;
-      }
-    }
-    if (w.memory_bytes_per_replica > largest_bytes) {
-      plan.summary.push_back(
-          "Nothing fits the memory: a replica needs " + fmt(w.memory_bytes_per_replica / kGiB) +
-          " GiB and the largest "
-          "allowed instance type holds " +
-          fmt(largest_bytes / kGiB) + " GiB" + (largest.empty() ? "" : " (" + largest + ")") + ".");
-    }
-    return plan;
-  }
-  const PlanRow& top = plan.rows.front();
-  plan.summary.push_back(
-      "Top plan: " + std::to_string(top.cost.instances) + " x " + top.instance_type +
-      (top.mig_profile ? " (MIG " + *top.mig_profile + ")" : "") + " " + top.cost.option + ", " +
-      money(top.cost.usd_per_hour) + "/h, " + money(top.cost.usd_per_month) + "/month" +
-      (top.cost.window_usd ? ", " + money(*top.cost.window_usd) + " over the window" : "") +
-      (top.estimated ? " (ESTIMATED: no measured option qualified)" : "") + ".");
-  // Measured options rank first, but a cheaper estimate must not go unmentioned.
-  const PlanRow* cheaper_estimate = nullptr;
-  if (!top.estimated) {
-    for (const auto& r : plan.rows) {
-      if (r.estimated && r.rank_usd < top.rank_usd &&
-          (cheaper_estimate == nullptr || r.rank_usd < cheaper_estimate->rank_usd)) {
-        cheaper_estimate = &r;
-      }
-    }
-  }
-  if (cheaper_estimate != nullptr) {
-    plan.summary.push_back(
-        "Cheaper on paper but ESTIMATED (no measurement of " + cheaper_estimate->accelerator +
-        "): " + std::to_string(cheaper_estimate->cost.instances) + " x " +
-        cheaper_estimate->instance_type + " " + cheaper_estimate->cost.option + " at " +
-        money(cheaper_estimate->rank_usd) + " vs " + money(top.rank_usd) +
-        " for the top plan; measure that type (gpusizer run on it) before choosing.");
-  }
-  if (cpu_used) {
-    const PlanRow* best_cpu = nullptr;
-    const PlanRow* best_acc = nullptr;
-    for (const auto& r : plan.rows) {
-      if (r.estimated) continue;
-      if (r.kind == "cpu" && best_cpu == nullptr) best_cpu = &r;
-      if (r.kind != "cpu" && best_acc == nullptr) best_acc = &r;
-    }
-    const bool estimate_beats_cpu = best_cpu != nullptr && cheaper_estimate != nullptr &&
-                                    cheaper_estimate->kind != "cpu" &&
-                                    cheaper_estimate->rank_usd < best_cpu->rank_usd;
-    if (estimate_beats_cpu && (best_acc == nullptr || best_cpu->rank_usd < best_acc->rank_usd)) {
-      plan.summary.push_back("A general-purpose instance is the cheapest MEASURED option (" +
-                             std::to_string(best_cpu->cost.instances) + " x " +
-                             best_cpu->instance_type + " at " + money(best_cpu->rank_usd) +
-                             "), but the estimate above says an accelerator may serve "
-                             "the load for less.");
-    } else if (best_cpu != nullptr &&
-               (best_acc == nullptr || best_cpu->rank_usd < best_acc->rank_usd)) {
-      plan.summary.push_back(
-          "A general-purpose instance serves the load for less than any accelerator: " +
-          std::to_string(best_cpu->cost.instances) + " x " + best_cpu->instance_type + " " +
-          best_cpu->cost.option + " at " + money(best_cpu->rank_usd) +
-          (best_acc ? " vs " + money(best_acc->rank_usd) + " for " + best_acc->instance_type : "") +
-          ".");
-    } else if (best_cpu != nullptr) {
-      plan.summary.push_back(
-          "CPU option evaluated: cheapest is " + std::to_string(best_cpu->cost.instances) + " x " +
-          best_cpu->instance_type + " at " + money(best_cpu->rank_usd) + ", dearer than " +
-          best_acc->instance_type + " at " + money(best_acc->rank_usd) + ".");
-    }
-    plan.assumptions.push_back(
-        "CPU types: the measured CPU's rates are scaled per vCPU (instance vCPUs / "
-        "logical CPUs of the measured host); the instance's CPU model may differ");
-  }
+  detail::write_summary(plan, w, table, catalog, options, cpu_used);
   return plan;
 }
 

@@ -1,4 +1,5 @@
 #include "gpusizer/sizing/plan.hpp"
+#include "gpusizer/sizing/plan_print.hpp"
 
 namespace gpusizer::sizing {
 namespace {
@@ -45,6 +46,21 @@ json packing_json(const MigPacking& p) {
   return out;
 }
 
+json quota_json(const QuotaNeed& q) {
+  json j{{"bucket", q.bucket},
+         {"name", q.name},
+         {"code", q.code},
+         {"market", q.market},
+         {"vcpus", q.vcpus}};
+  if (q.quota_vcpus) {
+    j["quota_vcpus"] = *q.quota_vcpus;
+    j["quota_is_aws_default"] = q.aws_default;
+    j["quota_source"] = q.quota_source;
+    j["exceeds_quota"] = q.vcpus > *q.quota_vcpus;
+  }
+  return j;
+}
+
 json row_json(const PlanRow& r) {
   const OptionCost& c = r.cost;
   json cost{{"option", c.option},
@@ -53,6 +69,16 @@ json row_json(const PlanRow& r) {
             {"usd_per_month", c.usd_per_month},
             {"units_per_dollar", c.units_per_dollar},
             {"price", to_json(c.price)},
+            {"price_age_days", c.price_age_days ? json(*c.price_age_days) : json(nullptr)},
+            {"price_stale", c.price_stale},
+            {"price_illustrative", c.price.illustrative},
+            {"spare",
+             {{"unit", c.spare_unit},
+              {"needed_replicas", c.needed_replicas},
+              {"spare_replicas", c.spare_replicas},
+              {"spare_accelerators", c.spare_accelerators},
+              {"usd_per_hour", c.spare_usd_per_hour}}},
+            {"vcpu_quota", c.quota ? quota_json(*c.quota) : json(nullptr)},
             {"notes", c.notes}};
   if (c.window_usd) cost["window_usd"] = *c.window_usd;
   if (c.on_demand_window_usd) cost["on_demand_window_usd"] = *c.on_demand_window_usd;
@@ -65,7 +91,11 @@ json row_json(const PlanRow& r) {
          {"kind", r.kind},
          {"accelerator", r.accelerator},
          {"estimated", r.estimated},
+         {"label", r.label},
+         {"labels", row_labels(r)},
          {"basis", r.basis},
+         {"memory_per_accelerator_bytes", r.memory_per_accelerator_bytes},
+         {"memory_basis", r.memory_basis},
          {"gpus_per_replica", r.gpus_per_replica},
          {"replicas_per_instance", r.replicas_per_instance},
          {"units_per_second_per_replica", r.units_per_second_per_replica},
@@ -105,23 +135,37 @@ nlohmann::json to_json(const Plan& plan) {
                 {"unit", plan.unit},
                 {"utilization_target", plan.utilization_target},
                 {"redundancy", plan.redundancy},
+                {"redundancy_unit", plan.redundancy_unit},
                 {"hours_per_month", plan.hours_per_month}};
   if (plan.window_days) {
     workload["reservation_window"] = {{"days", *plan.window_days},
                                       {"busy_fraction", *plan.window_busy_fraction}};
   }
-  return {
-      {"schema_version", kPlanSchemaVersion},
-      {"kind", "gpusizer.plan"},
-      {"workload", workload},
-      {"catalog",
-       {{"file", plan.catalog_file}, {"region", plan.catalog_region}, {"overlays", plan.overlays}}},
-      {"reports", reports},
-      {"summary", plan.summary},
-      {"options", rows},
-      {"excluded", excluded},
-      {"assumptions", plan.assumptions},
-      {"warnings", plan.warnings}};
+  json quotas = json::array();
+  for (const auto& q : plan.vcpu_quotas) {
+    json j = quota_json(q.need);
+    j["top_plan"] = q.top_plan;
+    j["max_vcpus"] = q.max_vcpus;
+    j["max_instance_type"] = q.max_instance_type;
+    quotas.push_back(j);
+  }
+  return {{"schema_version", kPlanSchemaVersion},
+          {"kind", "gpusizer.plan"},
+          {"workload", workload},
+          {"catalog",
+           {{"file", plan.catalog_file},
+            {"region", plan.catalog_region},
+            {"overlays", plan.overlays},
+            {"restricted_to", plan.restricted_to},
+            {"prices_checked_on", plan.prices_checked_on},
+            {"max_price_age_days", plan.max_price_age_days}}},
+          {"reports", reports},
+          {"summary", plan.summary},
+          {"options", rows},
+          {"vcpu_quotas", quotas},
+          {"excluded", excluded},
+          {"assumptions", plan.assumptions},
+          {"warnings", plan.warnings}};
 }
 
 }  // namespace gpusizer::sizing

@@ -18,15 +18,6 @@ std::string number(double v, int precision) {
   return s.str();
 }
 
-// A catalog price as given (up to 6 decimals, trailing zeros trimmed, at least cents).
-std::string exact_usd(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6f", v);
-  std::string text = buf;
-  while (text.back() == '0' && text.size() - text.find('.') > 3) text.pop_back();
-  return "$" + text;
-}
-
 std::string short_number(double v) {
   std::ostringstream s;
   s.precision(4);
@@ -59,6 +50,15 @@ void print_table(const std::vector<std::vector<std::string>>& rows, std::ostream
   }
 }
 
+std::string spare_cell(const OptionCost& c) {
+  const int n = c.spare_unit == "accelerators" ? c.spare_accelerators : c.spare_replicas;
+  if (n == 0) return "0";
+  const std::string unit = c.spare_unit == "accelerators" ? " acc"
+                           : c.spare_unit == "instances"  ? " inst"
+                                                          : " slices";
+  return std::to_string(n) + unit + " " + format_usd(c.spare_usd_per_hour) + "/h";
+}
+
 void list(const std::string& title, const std::vector<std::string>& items, std::ostream& out,
           bool markdown) {
   if (items.empty()) return;
@@ -67,6 +67,31 @@ void list(const std::string& title, const std::vector<std::string>& items, std::
 }
 
 }  // namespace
+
+// A catalog price as given (up to 6 decimals, trailing zeros trimmed, at least cents).
+std::string exact_usd(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  std::string text = buf;
+  while (text.back() == '0' && text.size() - text.find('.') > 3) text.pop_back();
+  return "$" + text;
+}
+
+std::string price_label(const OptionCost& cost) {
+  std::string out = cost.price.as_of;
+  if (cost.price.illustrative) out += " illustrative";
+  if (cost.price_stale) out += " stale";
+  if (!cost.price_age_days) out += " undated";
+  return out;
+}
+
+std::vector<std::string> row_labels(const PlanRow& row) {
+  std::vector<std::string> out{row.label};
+  if (row.cost.price.illustrative) out.push_back("illustrative");
+  if (row.cost.price_stale) out.push_back("stale");
+  if (!row.cost.price_age_days) out.push_back("undated");
+  return out;
+}
 
 std::string format_usd(double usd) {
   const double cents_total = std::round(usd * 100.0);
@@ -85,17 +110,26 @@ std::string format_usd(double usd) {
 void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
   out << (markdown ? "## " : "") << "Sizing plan for \"" << plan.workload_name
       << "\": " << short_number(plan.target_rate) << " " << plan.unit << "/s, utilization target "
-      << short_number(plan.utilization_target) << ", N+" << plan.redundancy << ", "
+      << short_number(plan.utilization_target) << ", N+" << plan.redundancy
+      << (plan.redundancy_unit == "replicas" ? " replicas" : "") << ", "
       << short_number(plan.hours_per_month) << " h/month";
   if (plan.window_days) {
     out << ", window " << *plan.window_days << " days at busy fraction "
         << short_number(*plan.window_busy_fraction);
   }
-  out << " (catalog " << plan.catalog_region << ")\n\n";
+  out << " (catalog " << plan.catalog_region << ", prices aged to " << plan.prices_checked_on
+      << ")\n";
+  if (!plan.restricted_to.empty()) {
+    std::string only;
+    for (const auto& r : plan.restricted_to) only += (only.empty() ? "" : ", ") + r;
+    out << "Restricted to: " << only << "\n";
+  }
+  out << "\n";
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"#", "type", "count", "option", "$/h", "$/month"});
   if (plan.window_days) rows.back().push_back("$ window");
-  for (const char* h : {"perf/$", "perf/W", "binding", "basis"}) rows.back().push_back(h);
+  for (const char* h : {"spare", "vCPUs", "perf/$", "perf/W", "binding", "basis", "price"})
+    rows.back().push_back(h);
   int rank = 0;
   for (const auto& r : plan.rows) {
     std::vector<std::string> row{
@@ -106,11 +140,16 @@ void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
         format_usd(r.cost.usd_per_hour),
         format_usd(r.cost.usd_per_month)};
     if (plan.window_days) row.push_back(r.cost.window_usd ? format_usd(*r.cost.window_usd) : "-");
+    row.push_back(spare_cell(r.cost));
+    row.push_back(r.cost.quota ? std::to_string(r.cost.quota->vcpus) + " " + r.cost.quota->bucket +
+                                     (r.cost.quota->market == "Spot" ? " spot" : "")
+                               : "-");
     row.push_back(short_number(r.cost.units_per_dollar) + " " + plan.unit + "/$");
     row.push_back(r.units_per_joule ? short_number(*r.units_per_joule) + " " + plan.unit + "/J"
                                     : "not measured");
     row.push_back(r.binding);
-    row.push_back(r.estimated ? "estimated" : "measured");
+    row.push_back(r.label);
+    row.push_back(price_label(r.cost));
     rows.push_back(std::move(row));
   }
   if (plan.rows.empty()) {
@@ -126,6 +165,24 @@ void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
                       plan.unit + "/s (" + top.basis + "), " +
                       std::to_string(top.replicas_per_instance) +
                       " replica(s) per instance, binding: " + top.binding);
+    {
+      const OptionCost& c = top.cost;
+      std::ostringstream spare;
+      spare << "spare: the target needs " << c.needed_replicas
+            << (c.spare_unit == "slices" ? " slice(s)" : " replica(s)") << " at utilization "
+            << short_number(plan.utilization_target) << "; " << c.instances << " instance(s) hold "
+            << c.needed_replicas + c.spare_replicas << ", so ";
+      if (c.spare_unit == "accelerators") {
+        spare << c.spare_accelerators << " accelerator(s)";
+      } else if (c.spare_unit == "instances") {
+        spare << c.spare_replicas << " instance(s)";
+      } else {
+        spare << c.spare_replicas << " slice position(s) (" << c.spare_accelerators
+              << " idle GPU(s))";
+      }
+      spare << " are spare, " << format_usd(c.spare_usd_per_hour) << "/h";
+      reasons.push_back(spare.str());
+    }
     for (const auto& n : top.cost.notes) reasons.push_back(n);
     reasons.push_back("price " + exact_usd(top.cost.price.usd_per_hour) + "/h per instance (" +
                       top.cost.price.source + ", as of " + top.cost.price.as_of + ")");
@@ -145,6 +202,21 @@ void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
     }
     list("Why the top plan", reasons, out, markdown);
   }
+  std::vector<std::string> quota_lines;
+  for (const auto& q : plan.vcpu_quotas) {
+    std::ostringstream line;
+    line << "\"" << q.need.name << "\" (" << q.need.code << "): ";
+    if (q.top_plan) line << "the top plan needs " << q.need.vcpus << " vCPUs; ";
+    line << "options in the table need up to " << q.max_vcpus << " vCPUs (" << q.max_instance_type
+         << ")";
+    if (q.need.quota_vcpus) {
+      line << "; the account's " << (q.need.aws_default ? "AWS default " : "") << "quota is "
+           << *q.need.quota_vcpus;
+    }
+    quota_lines.push_back(line.str());
+  }
+  list("vCPU quotas (Service Quotas, service code ec2, " + plan.catalog_region + ")", quota_lines,
+       out, markdown);
   list("Assumptions", plan.assumptions, out, markdown);
   list("Warnings", plan.warnings, out, markdown);
   std::vector<std::string> excluded;

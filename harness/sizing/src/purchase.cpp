@@ -3,6 +3,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "gpusizer/sizing/dates.hpp"
+
 namespace gpusizer::sizing {
 
 std::optional<int> capacity_block_days(int wanted_days) {
@@ -32,12 +34,32 @@ std::vector<int> capacity_block_split(int instances) {
 
 namespace detail {
 
-int instances_needed(const Workload& workload, double per_instance_rate, double loss) {
-  double usable = per_instance_rate * workload.utilization_target * (1.0 - loss);
+int replicas_needed(const Workload& workload, double per_replica_rate, double loss) {
+  const double usable = per_replica_rate * workload.utilization_target * (1.0 - loss);
   double n = std::ceil(workload.target_rate / usable - 1e-9);
   if (n < 1) n = 1;
   if (n > 1e9) return 1000000000;
-  return static_cast<int>(n) + workload.redundancy;
+  return static_cast<int>(n);
+}
+
+int instances_needed(const Workload& workload, double per_replica_rate, int replicas_per_instance,
+                     double loss) {
+  const long long needed = replicas_needed(workload, per_replica_rate, loss);
+  const long long per = std::max(1, replicas_per_instance);
+  long long n = workload.redundancy_unit == "replicas"
+                    ? (needed + workload.redundancy + per - 1) / per
+                    : (needed + per - 1) / per + workload.redundancy;
+  return static_cast<int>(std::min<long long>(n, 1000000000));
+}
+
+std::int64_t today_of(const EngineOptions& options) {
+  return options.today ? *options.today : today_utc();
+}
+
+std::optional<int> price_age_days(const Price& price, std::int64_t today) {
+  auto day = as_of_day(price.as_of);
+  if (!day) return std::nullopt;
+  return static_cast<int>(today - *day);
 }
 
 namespace {
@@ -50,21 +72,79 @@ std::string money(double usd) {
   return s.str();
 }
 
+std::string hours_text(double h) {
+  std::ostringstream s;
+  s.precision(6);
+  s << h;
+  return s.str();
+}
+
+void spare_of(OptionCost& c, const InstanceTypeInfo& type, const Workload& workload,
+              const CountModel& model, double loss) {
+  c.needed_replicas = replicas_needed(workload, model.per_replica_rate, loss);
+  const int provisioned = c.instances * model.replicas_per_instance;
+  c.spare_replicas = std::max(0, provisioned - c.needed_replicas);
+  if (type.accelerator && type.accelerator_count > 0) {
+    c.spare_unit = "accelerators";
+    c.spare_accelerators = std::max(0, c.instances * type.accelerator_count -
+                                           c.needed_replicas * model.accelerators_per_replica);
+    c.spare_usd_per_hour =
+        c.spare_accelerators * c.price.usd_per_hour / static_cast<double>(type.accelerator_count);
+  } else {
+    c.spare_unit = "instances";
+    c.spare_accelerators = 0;
+    c.spare_usd_per_hour = c.spare_replicas * c.price.usd_per_hour;
+  }
+}
+
+void offering_notes(OptionCost& c, const Workload& workload, std::int64_t today) {
+  const CapacityOffer& o = *c.price.offering;
+  c.notes.push_back("capacity block offer" + (o.id.empty() ? "" : " " + o.id) + ": " +
+                    std::to_string(o.instance_count) + " instance(s) in " + o.availability_zone +
+                    ", " + o.start_date + " to " + o.end_date + " (" +
+                    hours_text(o.duration_hours) + " h), upfront " + money(o.upfront_fee_usd) +
+                    ": " + money(o.upfront_fee_usd) + " / (" + std::to_string(o.instance_count) +
+                    " x " + hours_text(o.duration_hours) + " h) per instance-hour");
+  if (c.instances > o.instance_count) {
+    c.notes.push_back("the plan needs " + std::to_string(c.instances) +
+                      " instances, the offer holds " + std::to_string(o.instance_count) +
+                      ": search again with --instance-count " + std::to_string(c.instances) +
+                      " (the price may differ)");
+  }
+  if (c.billed_days && std::fabs(o.duration_hours - *c.billed_days * 24.0) > 1e-6) {
+    c.notes.push_back("the offer lasts " + hours_text(o.duration_hours) + " h, the window is " +
+                      std::to_string(*c.billed_days) + " days (" +
+                      std::to_string(*c.billed_days * 24) +
+                      " h): search again with --capacity-duration-hours " +
+                      std::to_string(*c.billed_days * 24) + " (the price may differ)");
+  }
+  (void)workload;
+  if (auto start = as_of_day(o.start_date); start && *start < today) {
+    c.notes.push_back("the offer started on " + o.start_date +
+                      ", before today: it can no longer be bought as offered");
+  }
+}
+
 }  // namespace
 
 std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Workload& workload,
-                                      double per_instance_rate, const EngineOptions& options,
-                                      std::vector<Excluded>& excluded,
-                                      const std::function<int(double loss)>& count) {
+                                      const CountModel& model, const EngineOptions& options,
+                                      const std::string& region, std::vector<Excluded>& excluded) {
   auto needed = [&](double loss) {
-    return count ? count(loss) : instances_needed(workload, per_instance_rate, loss);
+    return model.count ? model.count(loss)
+                       : instances_needed(workload, model.per_replica_rate,
+                                          model.replicas_per_instance, loss);
   };
+  const std::int64_t today = today_of(options);
   std::vector<OptionCost> out;
   const Price* on_demand = nullptr;
   if (auto it = type.prices.find("on_demand"); it != type.prices.end()) on_demand = &it->second;
   if (on_demand == nullptr) {
     excluded.push_back({type.type, "on_demand",
-                        "no on-demand price in the catalog for " + type.type + " in this region"});
+                        "no on-demand price for " + type.type + " in " + region +
+                            " (import one: aws pricing get-products ... --region us-east-1, then "
+                            "gpusizer catalog import-aws <file> --region " +
+                            region + ")"});
   }
   for (const char* name : kPurchaseOptions) {
     const std::string option = name;
@@ -102,9 +182,19 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Worklo
                           c.instances});
       continue;
     }
+    if (option == "capacity_block" && capacity_block_split(c.instances).empty()) {
+      excluded.push_back(
+          {type.type, option,
+           "needs " + std::to_string(c.instances) +
+               " instances: EC2 capacity blocks hold at most 64 instances per block and 256 "
+               "across blocks (" +
+               std::to_string((c.instances + 63) / 64) + " blocks of at most 64 would be needed)"});
+      continue;
+    }
     const double n = c.instances;
     c.usd_per_hour = n * price.usd_per_hour;
-    c.units_per_dollar = per_instance_rate * (1.0 - loss) * 3600.0 / price.usd_per_hour;
+    c.units_per_dollar = model.per_replica_rate * model.replicas_per_instance * (1.0 - loss) *
+                         3600.0 / price.usd_per_hour;
     const bool committed =
         is_window_option(option) || option == "savings_plan" || option == "reserved";
     c.usd_per_month = c.usd_per_hour * (committed ? kDefaultHoursPerMonth : workload.hours());
@@ -121,11 +211,6 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Worklo
           continue;
         }
         c.blocks = capacity_block_split(c.instances);
-        if (c.blocks.empty()) {
-          excluded.push_back(
-              {type.type, option, "capacity blocks hold at most 256 instances across blocks"});
-          continue;
-        }
         c.billed_days = *days;
         if (*days != workload.window->days) {
           c.notes.push_back("capacity block: " + std::to_string(workload.window->days) +
@@ -171,9 +256,33 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Worklo
         c.notes.push_back(option + ": no on-demand price to compute a break-even against");
       }
     }
+    if (option == "capacity_block" && price.offering) offering_notes(c, workload, today);
     if (price.illustrative)
       c.notes.push_back(option + " price is an illustrative snapshot (" + price.as_of +
                         "): " + price.note);
+    c.price_age_days = price_age_days(price, today);
+    c.price_stale = c.price_age_days && *c.price_age_days > options.max_price_age_days;
+    if (!c.price_age_days) {
+      c.notes.push_back(option + " price has no usable date (as_of \"" + price.as_of +
+                        "\"): its age is unknown");
+    } else if (c.price_stale) {
+      c.notes.push_back(option + " price is STALE: as of " + price.as_of + ", " +
+                        std::to_string(*c.price_age_days) + " days old (more than " +
+                        std::to_string(options.max_price_age_days) + ")");
+    }
+    if (model.spare) {
+      model.spare(c, loss);
+    } else {
+      spare_of(c, type, workload, model, loss);
+    }
+    c.quota = quota_need(type.family, option, c.instances, type.vcpu, options.quotas);
+    if (c.quota && c.quota->quota_vcpus && c.quota->vcpus > *c.quota->quota_vcpus) {
+      std::ostringstream note;
+      note << "needs " << c.quota->vcpus << " vCPUs of \"" << c.quota->name << "\" ("
+           << c.quota->code << "), the account's " << (c.quota->aws_default ? "AWS default " : "")
+           << "quota is " << *c.quota->quota_vcpus << ": request an increase first";
+      c.notes.push_back(note.str());
+    }
     out.push_back(std::move(c));
   }
   return out;

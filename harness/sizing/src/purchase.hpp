@@ -9,15 +9,32 @@
 
 namespace gpusizer::sizing::detail {
 
-// ceil(target / (per_instance_rate x utilization x (1 - loss))) + redundancy.
-int instances_needed(const Workload& workload, double per_instance_rate, double loss);
+// ceil(target / (rate x utilization x (1 - loss))): replicas (or MIG slices) the target needs,
+// before redundancy.
+int replicas_needed(const Workload& workload, double per_replica_rate, double loss);
 
-// `count(loss)` gives the instances needed when a share `loss` of throughput is lost (default:
-// instances_needed). One OptionCost per priced option that applies; the rest go to `excluded` with
-// the reason.
+// Instances for N+k: "instances" unit: ceil(needed / replicas per instance) + k; "replicas"
+// unit: ceil((needed + k) / replicas per instance).
+int instances_needed(const Workload& workload, double per_replica_rate, int replicas_per_instance,
+                     double loss);
+
+// How a type's capacity turns into a count and spare capacity.
+struct CountModel {
+  double per_replica_rate = 0;
+  int replicas_per_instance = 1;
+  int accelerators_per_replica = 0;  // g; 0 for CPU types
+  // MIG: instances for a loss (default: instances_needed) and its own spare figures.
+  std::function<int(double loss)> count;
+  std::function<void(OptionCost& cost, double loss)> spare;
+};
+
+// One OptionCost per priced option that applies; the rest go to `excluded` with the reason.
 std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Workload& workload,
-                                      double per_instance_rate, const EngineOptions& options,
-                                      std::vector<Excluded>& excluded,
-                                      const std::function<int(double loss)>& count = {});
+                                      const CountModel& model, const EngineOptions& options,
+                                      const std::string& region, std::vector<Excluded>& excluded);
+
+// today - as_of in days (nullopt when as_of names no day), and the day used for "today".
+std::int64_t today_of(const EngineOptions& options);
+std::optional<int> price_age_days(const Price& price, std::int64_t today);
 
 }  // namespace gpusizer::sizing::detail

@@ -17,6 +17,10 @@ using PeakOf = std::optional<double> (*)(const DatasheetPeaks&, const std::strin
 
 std::optional<double> peak_flops(const DatasheetPeaks& p, const std::string& dtype) {
   auto it = p.flops_per_second.find(dtype);
+  // Reports name the FP8 GEMM "fp8_e4m3"; datasheets (and the catalog) say "fp8".
+  if (it == p.flops_per_second.end() && dtype.rfind("fp8", 0) == 0) {
+    it = p.flops_per_second.find("fp8");
+  }
   if (it == p.flops_per_second.end()) return std::nullopt;
   return it->second;
 }
@@ -106,6 +110,14 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
         out.estimate_notes.push_back(
             "I/O: not measured for this type and no datasheet figure, assumed not binding "
             "(measure it: gpusizer run on this type records storage-to-device bandwidth)");
+        continue;
+      }
+      if (!peak && term.resource == "host link" && peaks != nullptr) {
+        // Accelerators whose host link no datasheet states (Inferentia2): the same, said.
+        out.estimated = true;
+        out.estimate_notes.push_back(
+            "host link: not measured and no datasheet figure for this accelerator, assumed not "
+            "binding");
         continue;
       }
       if (!peak) {

@@ -44,8 +44,9 @@ Workload workload_from_json(const JsonInput& in) {
     in.fail("expected a gpusizer workload (a JSON object), got " + describe_json(in.raw()));
   in.allow_only({"$schema", "schema_version", "kind", "name", "description", "target_rate",
                  "work_per_unit", "measured_rates", "memory_bytes_per_replica", "gpus_per_replica",
-                 "utilization_target", "redundancy", "hours_per_month", "reservation_window",
-                 "interruptions", "interruption_overhead", "allowed", "min_rate_per_slice"});
+                 "utilization_target", "redundancy", "redundancy_unit", "hours_per_month",
+                 "reservation_window", "interruptions", "interruption_overhead", "allowed",
+                 "min_rate_per_slice"});
   auto version = in.at("schema_version");
   if (!version.raw().is_number_integer() ||
       version.raw().get<long long>() != kWorkloadSchemaVersion) {
@@ -94,6 +95,7 @@ Workload workload_from_json(const JsonInput& in) {
       u->fail("expected a fraction in (0, 1], got " + describe_json(u->raw()));
   }
   if (auto k = in.find("redundancy")) w.redundancy = static_cast<int>(k->count());
+  if (auto u = in.find("redundancy_unit")) w.redundancy_unit = u->one_of({"instances", "replicas"});
   if (auto h = in.find("hours_per_month")) {
     w.hours_per_month = h->positive();
     if (*w.hours_per_month > 744) h->fail("expected at most 744 hours in a month");

@@ -49,8 +49,11 @@ struct DeviceCapability {
   std::optional<std::string> mig_profile;
   std::string mig_mode;            // "concurrent" | "isolated" | "" (which records were used)
   std::string report_name;         // Target.name
-  std::uint64_t memory_bytes = 0;  // smallest seen
+  std::uint64_t memory_bytes = 0;  // smallest seen (GPU/MIG: CUDA's totalGlobalMem)
+  std::string memory_source;       // "<report file> target <id>" of the smallest
   int logical_cpus = 0;            // CPU: logical CPUs of the measured host
+  std::string instance_type;       // CPU: the report's host.instance_type, when recorded
+  std::string report_file;         // the first report this device was read from
   int target_count = 0;            // targets merged
   std::map<std::string, ResourceRate> flops;  // by dtype
   std::optional<ResourceRate> memory_bandwidth;
@@ -65,7 +68,8 @@ struct CapabilityTable {
 
   const DeviceCapability* gpu(const std::string& accelerator) const;
   const DeviceCapability* mig(const std::string& accelerator, const std::string& profile) const;
-  const DeviceCapability* cpu() const;  // the first CPU measured
+  const DeviceCapability* cpu() const;                // the first CPU measured
+  std::vector<const DeviceCapability*> cpus() const;  // every CPU measurement, in report order
 };
 
 CapabilityTable build_capabilities(const std::vector<LoadedReport>& reports,

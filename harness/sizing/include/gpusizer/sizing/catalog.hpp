@@ -25,12 +25,26 @@ bool is_purchase_option(const std::string& option);
 // Paid for the whole reservation window whatever the use (capacity block, training plan).
 bool is_window_option(const std::string& option);
 
+// The Capacity Block offering a price was read from (`aws ec2 describe-capacity-block-offerings`):
+// what the user can actually buy, so the plan can say when it needs more instances or another
+// duration than the offer holds.
+struct CapacityOffer {
+  std::string id;  // CapacityBlockOfferingId
+  std::string availability_zone;
+  std::string start_date;  // ISO 8601 timestamp, as AWS printed it
+  std::string end_date;
+  int instance_count = 0;
+  double duration_hours = 0;  // CapacityBlockDurationHours + CapacityBlockDurationMinutes / 60
+  double upfront_fee_usd = 0;
+};
+
 struct Price {
   double usd_per_hour = 0;  // per instance
   std::string source;
   std::string as_of;  // ISO 8601 date or timestamp
   std::string note;   // caveat: "illustrative snapshot", "region us-east-2", ...
   bool illustrative = false;
+  std::optional<CapacityOffer> offering;  // capacity_block prices read from an offering
 };
 
 // Datasheet figures for one accelerator model (dense, no sparsity), used only to estimate
@@ -42,6 +56,8 @@ struct DatasheetPeaks {
   std::optional<double> interconnect_bytes_per_second;  // per direction (NVLink)
   std::optional<double> power_limit_watts;
   std::string source;
+  std::string
+      caveat;  // why these figures are weaker than a datasheet ("A10G: third-party figures")
 };
 
 struct MigProfile {
@@ -55,6 +71,7 @@ struct Accelerator {
   std::string id;                         // "H200"
   std::string kind;                       // "gpu" | "inferentia" | "trainium"
   std::vector<std::string> report_names;  // Target.name values that mean this model
+  std::vector<std::string> aliases;       // other names users type: "inf2", "Inferentia 2"
   DatasheetPeaks peaks;
   std::vector<MigProfile> mig_profiles;  // empty: no MIG
 };
@@ -84,6 +101,12 @@ struct Catalog {
   const Accelerator* find_accelerator(const std::string& id) const;
   // The accelerator whose report_names contain `target_name` (case-insensitive), if any.
   const Accelerator* accelerator_for_report_name(const std::string& target_name) const;
+  // Accelerators a user's name means, case-insensitively: the id, an alias or a report name
+  // ("h100", "inf2", "NVIDIA A10G"), else every id of that family ("A100" -> A100-40GB and
+  // A100-80GB: the id starts with the name followed by '-' or a digit-free suffix).
+  std::vector<const Accelerator*> match_accelerators(const std::string& name) const;
+  // "T4, A10G, ..., Inferentia2 (inf2), ..." for "no match" messages.
+  std::string known_accelerator_names() const;
   InstanceTypeInfo* find_instance(const std::string& type);
   const InstanceTypeInfo* find_instance(const std::string& type) const;
 };
@@ -96,6 +119,7 @@ struct PriceOverride {
 
 struct CatalogOverlay {
   std::string region;
+  std::string generated_from;  // the AWS CLI command or file an imported overlay came from
   std::vector<PriceOverride> prices;
 };
 
@@ -105,6 +129,7 @@ CatalogOverlay overlay_from_json(const JsonInput& in);
 CatalogOverlay load_overlay(const std::filesystem::path& file);
 nlohmann::json to_json(const CatalogOverlay& overlay);
 nlohmann::json to_json(const Price& price);
+nlohmann::json to_json(const CapacityOffer& offer);
 
 // Replaces (or adds) single prices. Throws InputError naming `overlay_source` when the overlay
 // names an instance type the catalog lacks or a different region.
@@ -114,5 +139,7 @@ void apply_overlay(Catalog& catalog, const CatalogOverlay& overlay,
 // Default shipped catalog: $GPUSIZER_DATA_DIR/catalog/aws-us-east-1.json, else the compile-time
 // data folder.
 std::filesystem::path default_catalog_path();
+// The shipped catalog of another Region, `<data>/catalog/aws-<region>.json` (may not exist).
+std::filesystem::path regional_catalog_path(const std::string& region);
 
 }  // namespace gpusizer::sizing

@@ -8,12 +8,14 @@
 // ceil(target / (per_instance_rate x utilization)) + k. See docs/sizing.md.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "gpusizer/sizing/capability.hpp"
 #include "gpusizer/sizing/catalog.hpp"
 #include "gpusizer/sizing/plan.hpp"
+#include "gpusizer/sizing/quota.hpp"
 #include "gpusizer/sizing/workload.hpp"
 
 namespace gpusizer::sizing {
@@ -26,10 +28,24 @@ struct DefaultEfficiency {
   double collectives = 0.75;
 };
 
+// GPU memory a replica may use when no report measured the accelerator: the catalog figure
+// minus this reserve for the CUDA context and driver (measured: an H100 reports 79.65 GiB of its
+// 80 GiB, an H200 139.8 GiB of 141 GiB, and the context takes a few hundred MiB more).
+inline constexpr double kCudaContextReserveMiB = 1536.0;
+
 struct EngineOptions {
   std::optional<int> max_instances;
   DefaultEfficiency default_efficiency;
+  std::optional<std::int64_t> today;      // days since 1970-01-01; default: the system clock (UTC)
+  int max_price_age_days = 90;            // older prices are marked stale and warned about
+  const AccountQuotas* quotas = nullptr;  // the account's vCPU quotas (--quotas), if given
 };
+
+// Usable memory per accelerator for the fit: the smallest measured (a report's target memory,
+// CUDA totalGlobalMem) when a report has this accelerator, else the catalog figure minus
+// kCudaContextReserveMiB for GPUs (the catalog figure for Neuron devices). `basis` says which.
+double usable_accelerator_memory(const InstanceTypeInfo& type, const Accelerator& accelerator,
+                                 const CapabilityTable& table, std::string& basis);
 
 // Capacity-block rules (EC2 docs): 1..14 days in 1-day steps, then 7-day steps up to 182;
 // 1, 2, 4, ..., 64 instances per block, at most 256 across blocks.
@@ -40,6 +56,8 @@ std::vector<int> capacity_block_split(int instances);
 
 struct MigChoice {
   MigProfile profile;
+  double memory_bytes = 0;   // usable memory of the profile the fit used
+  std::string memory_basis;  // measured, or catalog minus the CUDA context reserve
   double units_per_second_per_slice = 0;
   int slices = 0;
   std::string binding;

@@ -12,6 +12,7 @@
 #include "gpusizer/sizing/capability.hpp"
 #include "gpusizer/sizing/catalog.hpp"
 #include "gpusizer/sizing/mig.hpp"
+#include "gpusizer/sizing/quota.hpp"
 
 namespace gpusizer::sizing {
 
@@ -29,6 +30,17 @@ struct OptionCost {
   std::vector<int> blocks;                         // capacity block sizes (instances per block)
   double units_per_dollar = 0;                     // perf/$ at full load
   Price price;                                     // per-instance price with source and date
+  std::optional<int> price_age_days;               // today - as_of (nullopt: undated)
+  bool price_stale = false;                        // older than EngineOptions::max_price_age_days
+  // Capacity beyond what the target needs at the utilization target (after interruption loss):
+  // needed_replicas = ceil(target / (rate per replica x utilization x (1 - loss))).
+  int needed_replicas = 0;         // MIG: slices
+  int spare_replicas = 0;          // provisioned replicas (slice positions) - needed
+  int spare_accelerators = 0;      // GPU/Neuron types: paid accelerators not needed; MIG: idle
+                                   // whole GPUs; CPU types: 0
+  double spare_usd_per_hour = 0;   // what the spare capacity costs per hour
+  std::string spare_unit;          // "accelerators" | "instances" (CPU) | "slices" (MIG)
+  std::optional<QuotaNeed> quota;  // EC2 vCPU quota this option needs (on-demand, spot, ...)
   std::vector<std::string> notes;
 };
 
@@ -38,7 +50,13 @@ struct PlanRow {
   std::string accelerator;  // catalog id or CPU model
   std::optional<std::string> mig_profile;
   bool estimated = false;
+  // "measured" (this accelerator or this instance type measured, or a user-measured rate),
+  // "scaled" (a CPU measured on another machine, scaled per vCPU) or "estimated" (datasheet
+  // peaks). Only "measured" rows rank in the first group.
+  std::string label = "measured";
   std::string basis;  // "measured (reports)", "user-measured rate", "estimated: ..."
+  double memory_per_accelerator_bytes = 0;  // usable memory the fit used (0 for CPU types)
+  std::string memory_basis;                 // measured usable memory, or catalog minus reserve
   int gpus_per_replica = 0;
   int replicas_per_instance = 0;  // MIG: slices per instance
   double units_per_second_per_replica = 0;
@@ -62,6 +80,14 @@ struct Excluded {
   int instances_needed = 0;  // > 0 when excluded only by --max-instances
 };
 
+// vCPUs the options need of one EC2 quota (the top plan's need, and the most any option needs).
+struct QuotaSummary {
+  QuotaNeed need;         // the top plan's need when it uses this quota, else the largest
+  bool top_plan = false;  // need.vcpus is the top plan's
+  int max_vcpus = 0;      // the most any option in the table needs of this quota
+  std::string max_instance_type;
+};
+
 struct ReportUsed {
   std::string file;
   std::string sha256;
@@ -75,13 +101,18 @@ struct Plan {
   double target_rate = 0;
   double utilization_target = 0;
   int redundancy = 0;
+  std::string redundancy_unit = "instances";
   double hours_per_month = 0;
   std::optional<int> window_days;
   std::optional<double> window_busy_fraction;
   std::string catalog_file;
   std::string catalog_region;
   std::vector<std::string> overlays;
+  std::vector<std::string> restricted_to;  // --instance-types / --families, as given
+  std::string prices_checked_on;           // the day price ages are counted to (YYYY-MM-DD)
+  int max_price_age_days = 90;
   std::vector<ReportUsed> reports;
+  std::vector<QuotaSummary> vcpu_quotas;
   std::vector<PlanRow> rows;  // measured first, then estimated; each group by cost
   std::vector<Excluded> excluded;
   std::vector<std::string> assumptions;

@@ -52,6 +52,10 @@ struct Workload {
   std::optional<int> gpus_per_replica;  // default: as many as the memory needs
   double utilization_target = 0.7;
   int redundancy = 0;  // N+k: k
+  // What k counts: "instances" (whole instances: N+1 on p5.48xlarge is 8 spare GPUs) or
+  // "replicas" (k replicas more than the target needs, packed onto instances). MIG rows count
+  // k in slices either way (a slice is the replica).
+  std::string redundancy_unit = "instances";
   std::optional<double> hours_per_month;
   std::optional<ReservationWindow> window;
   std::string interruptions = "not_tolerable";  // | "tolerable" | "tolerable_with_checkpoint"
