@@ -199,6 +199,7 @@ ChildResult finish(const Running& r, int status) {
     try {
       Report child = load_report(r.spec->report);
       out.records = std::move(child.records);
+      out.child_targets = std::move(child.targets);
       out.warnings = std::move(child.warnings);
     } catch (const std::exception& e) {
       if (out.failure.empty()) out.failure = std::string("child report unreadable: ") + e.what();
@@ -289,9 +290,10 @@ std::vector<StartBarrierResult> wait_and_release(BarrierPipes& pipes, std::size_
       }
     }
   }
-  pipes.go_write.reset();  // release: every child blocked on the go pipe reads end-of-file
+  // Stamped just before the release, so no child's first record can predate it.
   const double released_after = seconds_since(first_start);
   const std::string released_at = now_iso8601_utc();
+  pipes.go_write.reset();  // release: every child blocked on the go pipe reads end-of-file
   for (auto& r : out) {
     r.released_after_seconds = released_after;
     r.released_at = released_at;
@@ -411,14 +413,19 @@ void add_warning_once(Report& report, const std::string& w) {
 
 void merge_child_result(Report& parent, const ChildResult& result, const std::string& mode) {
   if (parent.find_target(result.target.id) == nullptr) parent.targets.push_back(result.target);
+  auto is_the_slice = [&](const std::string& target) {
+    if (target == result.child_target_id || target == result.target.id) return true;
+    for (const auto& t : result.child_targets)
+      if (t.id == target && t.kind != "cpu") return true;
+    return false;
+  };
   for (Record r : result.records) {
-    // Inside the child the slice is its only CUDA device: rename that target to the slice's id.
-    if (r.target == result.child_target_id) {
-      r.id = replace_segment(r.id, result.child_target_id, result.target.id) + "/mode=" + mode;
-      r.target = result.target.id;
-    } else if (r.target != result.target.id) {
-      continue;  // the child's CPU baseline is not the slice's
-    }
+    // Inside the child the slice is its only CUDA device (named by its UUID as the slice's id,
+    // or "gpu0"): the record names the slice and its mode. The child's CPU baseline is not the
+    // slice's.
+    if (!is_the_slice(r.target)) continue;
+    r.id = replace_segment(r.id, r.target, result.target.id) + "/mode=" + mode;
+    r.target = result.target.id;
     r.mode = mode;
     if (result.start_barrier) r.details["start_barrier"] = barrier_summary(*result.start_barrier);
     if (parent.find_record(r.id) == nullptr) parent.records.push_back(std::move(r));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <set>
 
 namespace gpusizer::bench {
@@ -49,6 +50,16 @@ TelemetryWindow sum_windows(const std::vector<TelemetryWindow>& windows) {
     s.sample_period_seconds = std::max(s.sample_period_seconds, w.sample_period_seconds);
     reasons.insert(w.throttle_reasons.begin(), w.throttle_reasons.end());
     s.throttled = s.throttled || w.throttled;
+    s.power_capped = s.power_capped || w.power_capped;
+    s.energy_counter_disagrees = s.energy_counter_disagrees || w.energy_counter_disagrees;
+    s.transient_errors += w.transient_errors;
+    // Per reason, the largest share on any one GPU.
+    for (const auto& [name, share] : w.throttle_reason_shares)
+      s.throttle_reason_shares[name] = std::max(s.throttle_reason_shares[name], share);
+    // The fewest counter updates any GPU saw: the coarsest of the summed counter deltas.
+    if (w.energy_counter_updates)
+      s.energy_counter_updates = std::min(
+          s.energy_counter_updates.value_or(*w.energy_counter_updates), *w.energy_counter_updates);
     // Memory health: any device's error is the case's error. States are "at the window's end"
     // on each device, so a state set on any device is set for the case.
     s.ecc_errors_during_run = s.ecc_errors_during_run || w.ecc_errors_during_run;
@@ -75,6 +86,27 @@ TelemetryWindow sum_windows(const std::vector<TelemetryWindow>& windows) {
   s.power_peak_watts = add_all(windows, &TelemetryWindow::power_peak_watts);
   if (s.power_peak_watts) s.notes.push_back("power_peak_watts is the sum of per-device peaks");
   return s;
+}
+
+void merge_clock_events(const std::vector<TelemetryWindow>& windows, TelemetryWindow& merged) {
+  // Shares weighted by each window's sample count; counts and transient errors add up.
+  std::map<std::string, double> weighted_shares;
+  double samples = 0;
+  merged.transient_errors = 0;
+  for (const auto& w : windows) {
+    if (w.source != "nvml") continue;
+    for (const auto& [name, share] : w.throttle_reason_shares)
+      weighted_shares[name] += share * static_cast<double>(w.sample_count);
+    samples += static_cast<double>(w.sample_count);
+    merged.transient_errors += w.transient_errors;
+  }
+  merged.throttle_reason_shares.clear();
+  if (samples > 0) {
+    for (const auto& [name, sum] : weighted_shares)
+      merged.throttle_reason_shares[name] = sum / samples;
+  }
+  merged.energy_counter_updates = sum_counts(windows, &TelemetryWindow::energy_counter_updates);
+  merged.busy_sample_count = sum_counts(windows, &TelemetryWindow::busy_sample_count);
 }
 
 std::optional<std::uint64_t> sum_counts(const std::vector<TelemetryWindow>& windows,

@@ -89,6 +89,8 @@ TelemetryWindow merge_windows(const std::vector<TelemetryWindow>& windows) {
     }
     reasons.insert(w.throttle_reasons.begin(), w.throttle_reasons.end());
     m.throttled = m.throttled || w.throttled;
+    m.power_capped = m.power_capped || w.power_capped;
+    m.energy_counter_disagrees = m.energy_counter_disagrees || w.energy_counter_disagrees;
     m.ecc_errors_during_run = m.ecc_errors_during_run || w.ecc_errors_during_run;
     if (w.ecc_corrected_delta) {
       ecc_c += *w.ecc_corrected_delta;
@@ -101,6 +103,7 @@ TelemetryWindow merge_windows(const std::vector<TelemetryWindow>& windows) {
   }
   if (all_energy) m.energy_joules = energy;
   m.throttle_reasons.assign(reasons.begin(), reasons.end());
+  merge_clock_events(windows, m);
   if (any_c) m.ecc_corrected_delta = ecc_c;
   if (any_u) m.ecc_uncorrected_delta = ecc_u;
   m.remapped_rows_corrected_delta =
@@ -126,6 +129,7 @@ TelemetryWindow merge_windows(const std::vector<TelemetryWindow>& windows) {
   }
   m.sm_clock_mean_mhz = weighted(windows, &TelemetryWindow::sm_clock_mean_mhz);
   m.sm_clock_ratio = weighted(windows, &TelemetryWindow::sm_clock_ratio);
+  m.sm_clock_busy_mean_mhz = weighted(windows, &TelemetryWindow::sm_clock_busy_mean_mhz);
   m.memory_clock_mean_mhz = weighted(windows, &TelemetryWindow::memory_clock_mean_mhz);
   m.gpu_utilization_mean_percent =
       weighted(windows, &TelemetryWindow::gpu_utilization_mean_percent);
@@ -217,7 +221,15 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
 
   if (!o.windows.empty()) {
     TelemetryWindow w = merge_windows(o.windows);
-    if (w.energy_joules && *w.energy_joules > 0 && total_ops > 0) {
+    if (o.shared_board && w.energy_joules && *w.energy_joules > 0 && total_ops > 0) {
+      // A MIG slice: the board's energy includes every other slice's draw (and, in concurrent
+      // mode, their work), so there is no per-slice energy or efficiency to claim.
+      r.metrics.push_back({"board_energy_per_op", *w.energy_joules / static_cast<double>(total_ops),
+                           "J",
+                           "whole GPU board, shared by every slice: " + w.scope +
+                               " energy over the window / " + std::to_string(total_ops) +
+                               " ops this slice ran in it; NOT this slice's own energy"});
+    } else if (w.energy_joules && *w.energy_joules > 0 && total_ops > 0) {
       double per_op = *w.energy_joules / static_cast<double>(total_ops);
       r.metrics.push_back(
           {"energy_per_op", per_op, "J",
@@ -245,6 +257,8 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
       }
     }
     if (w.throttled) r.flags.push_back("throttled");
+    if (w.power_capped) r.flags.push_back("power_capped");
+    if (w.energy_counter_disagrees) r.flags.push_back("energy_counter_disagrees");
     if (w.ecc_errors_during_run) r.flags.push_back("ecc_errors_during_run");
     if (w.memory_errors_during_run) r.flags.push_back("memory_errors_during_run");
     r.telemetry = std::move(w);

@@ -111,7 +111,48 @@ std::string one_line_summary(const Record& r) {
   return s + ", verification " + r.verification.status;
 }
 
+// A case whose telemetry really samples a GPU (not an "unavailable" probe).
+bool samples_a_gpu(const Report& report, const BenchCase& c,
+                   const std::vector<TelemetryProbe*>& probes) {
+  for (std::size_t i = 0; i < c.targets.size() && i < probes.size(); ++i) {
+    const Target* t = report.find_target(c.targets[i]);
+    if (t && t->kind != "cpu" && dynamic_cast<UnavailableProbe*>(probes[i]) == nullptr) return true;
+  }
+  return false;
+}
+
+bool on_a_mig_slice(const Report& report, const BenchCase& c) {
+  for (const auto& id : c.targets) {
+    const Target* t = report.find_target(id);
+    if (t && t->kind == "mig") return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+nlohmann::json measure_idle_with_contexts(const std::vector<kernels::Backend*>& backends,
+                                          const std::vector<Target>& targets,
+                                          TelemetryProvider& telemetry,
+                                          std::vector<std::string>& warnings) {
+  std::vector<std::string> opened;
+  for (kernels::Backend* b : backends) {
+    if (b->target().kind == "cpu") continue;
+    try {
+      b->open_context();
+      opened.push_back(b->target().id);
+    } catch (const std::exception& e) {
+      warnings.push_back("idle power of " + b->target().id +
+                         " measured without a context: " + e.what());
+    }
+  }
+  nlohmann::json idle = telemetry.measure_idle(targets);
+  for (const auto& id : opened) {
+    if (idle.contains(id) && idle[id].is_object() && idle[id].contains("idle_power_watts"))
+      idle[id]["conditions"] = "CUDA context open on every measured GPU, nothing running";
+  }
+  return idle;
+}
 
 RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std::ostream& err) {
   const auto wall_start = std::chrono::system_clock::now();
@@ -146,8 +187,14 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
                        {"max_noise_cv", base_policy.max_noise},
                        {"time_cap_seconds", base_policy.time_cap_seconds}}},
                      {"benchmark_flags", options.benchmark_args}};
+  if (!options.device_selection.is_null())
+    report.settings["device_selection"] = options.device_selection;
+  if (telemetry && options.gpus) {
+    report.settings["sampling"]["gpu_telemetry_min_window_seconds"] = kGpuTelemetryWindowSeconds;
+  }
 
-  kernels::DiscoveryOptions dopt{options.cpu, options.gpus, options.gpu_indices};
+  kernels::DiscoveryOptions dopt{options.cpu, options.gpus, options.gpu_indices,
+                                 options.known_devices, options.gpus_with_unlisted_slices};
   kernels::Discovery discovery = kernels::discover(dopt);
   for (const auto& b : discovery.backends) add_target(report, b->target());
   if (options.gpus && !discovery.gpu_unavailable_reason.empty()) {
@@ -190,8 +237,13 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
   Progress progress(progress_on, err, cases.size());
 
   if (telemetry && !options.resume) {
-    progress.note("measuring idle power (nothing running)...");
-    report.target_telemetry = telemetry->measure_idle(report.targets);
+    progress.note("measuring idle power (contexts open, nothing running)...");
+    std::vector<kernels::Backend*> backends;
+    for (const auto& b : discovery.backends) backends.push_back(b.get());
+    std::vector<std::string> idle_warnings;
+    report.target_telemetry =
+        measure_idle_with_contexts(backends, report.targets, *telemetry, idle_warnings);
+    for (const auto& w : idle_warnings) add_warning(report, w);
   }
 
   auto checkpoint = [&](const GbenchCollector* collector) {
@@ -271,6 +323,10 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
     std::vector<TelemetryProbe*> case_probes;
     for (const auto& t : c.targets) case_probes.push_back(&probe_for(t));
     CombinedProbe probe(case_probes);  // one device: that device's window unchanged
+    // Energy needs a window of many counter updates: sample the benchmark itself that long.
+    if (samples_a_gpu(report, c, case_probes))
+      policy.min_window_seconds = kGpuTelemetryWindowSeconds;
+    outcome.shared_board = on_a_mig_slice(report, c);
 
     auto body = [&](benchmark::State& st) {
       if (outcome.skipped_reason || outcome.error) {

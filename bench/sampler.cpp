@@ -36,6 +36,17 @@ std::string stop_reason(const std::vector<double>& seconds_per_op, double measur
   return "";
 }
 
+std::string apply_min_window(const std::string& reason, double wall_seconds,
+                             double min_window_seconds, bool& held_back) {
+  const bool statistical = reason == "converged" || reason == "noise_stable";
+  if (!statistical) return reason;  // "" (continue) or a cap
+  if (wall_seconds < min_window_seconds) {
+    held_back = true;
+    return "";
+  }
+  return held_back ? reason + "+telemetry_window" : reason;
+}
+
 SampleSet take_samples(kernels::Workload& w, const SamplingPolicy& policy) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
@@ -56,14 +67,17 @@ SampleSet take_samples(kernels::Workload& w, const SamplingPolicy& policy) {
   set.ops_per_sample = repeats;
 
   std::vector<double> noise_history;
+  bool held_back = false;  // met the rule before min_window_seconds: sampling went on
   while (true) {
     double seconds = w.run(repeats);
     set.total_ops += repeats;
     set.measured_seconds += seconds;
     set.seconds_per_op.push_back(seconds / static_cast<double>(repeats));
     if (set.seconds_per_op.size() >= 2) noise_history.push_back(summarize(set.seconds_per_op).cv);
-    set.stop_reason =
-        stop_reason(set.seconds_per_op, set.measured_seconds, wall(), noise_history, policy);
+    const double elapsed = wall();
+    set.stop_reason = apply_min_window(
+        stop_reason(set.seconds_per_op, set.measured_seconds, elapsed, noise_history, policy),
+        elapsed, policy.min_window_seconds, held_back);
     if (!set.stop_reason.empty()) break;
   }
   set.wall_seconds = wall();

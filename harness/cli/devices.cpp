@@ -1,12 +1,33 @@
 // gpusizer devices [--json]: the targets a run would measure, and why GPUs are missing if they are.
+// Devices are chosen as `run` chooses them (device_selection.hpp): the table ends with what the
+// run measures in its own process and what it measures in one child process per MIG slice.
+#include <cstdlib>
 #include <iostream>
 
 #include "commands.hpp"
 #include "gpusizer/kernels/discovery.hpp"
 #include "gpusizer/printers.hpp"
+#include "gpusizer/table.hpp"
+#include "gpusizer/telemetry/device_selection.hpp"
 #include "gpusizer/telemetry/nvml_inventory.hpp"
 
 namespace gpusizer::cli {
+namespace {
+
+void print_selection(const telemetry::DeviceSelection& s, std::ostream& out) {
+  out << "\nmeasured by `gpusizer run`: " << s.explanation << "\n";
+  Table table({"measured in", "id", "uuid", "name"});
+  for (const auto& t : s.whole_gpus)
+    table.add_row({"this process", t.id, t.uuid.value_or(""), t.name});
+  for (const auto& t : s.mig_slices)
+    table.add_row({"MIG child", t.id, t.uuid.value_or(""), t.name});
+  if (!s.whole_gpus.empty() || !s.mig_slices.empty()) table.render(out, TextFormat::table);
+  if (s.set_cuda_visible_devices)
+    out << "CUDA_VISIBLE_DEVICES=" << *s.set_cuda_visible_devices << " (set by gpusizer)\n";
+  for (const auto& w : s.warnings) out << "warning: " << w << "\n";
+}
+
+}  // namespace
 
 void register_devices(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("devices", "List the CPU, GPUs and MIG slices on this machine");
@@ -14,27 +35,43 @@ void register_devices(CLI::App& app, Action& action) {
   cmd->add_flag("--json", *json, "Print JSON");
   cmd->callback([&action, json] {
     action = [json] {
-      kernels::Discovery d = kernels::discover({});
-      std::vector<Target> targets;
+      ::setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 0);
       telemetry::NvmlInventory inventory = telemetry::nvml_inventory();
-      for (const auto& b : d.backends) {
-        targets.push_back(b->target());
-        // MIG slices listed under their parent GPU.
-        for (const auto& m : inventory.mig_targets) {
-          if (m.parent && *m.parent == b->target().id) targets.push_back(m);
+      const telemetry::DeviceSelection selection = telemetry::select_devices(
+          inventory, {telemetry::cuda_visible_devices_from_environment(), {}});
+      // As `run` does, before the first CUDA call: CUDA then lists the chosen whole GPUs.
+      if (selection.set_cuda_visible_devices)
+        ::setenv("CUDA_VISIBLE_DEVICES", selection.set_cuda_visible_devices->c_str(), 1);
+      kernels::DiscoveryOptions options;
+      options.gpus = selection.parent_measures_gpus;
+      options.gpu_indices = selection.cuda_ordinals;
+      options.known_devices = selection.known_devices;
+      options.gpus_with_unlisted_slices = selection.gpus_with_unlisted_slices;
+      kernels::Discovery d = kernels::discover(options);
+      std::vector<Target> targets;
+      auto listed = [&](const std::string& id) {
+        for (const auto& t : targets)
+          if (t.id == id) return true;
+        return false;
+      };
+      auto add_with_slices = [&](const Target& gpu) {
+        if (listed(gpu.id)) return;
+        targets.push_back(gpu);
+        for (const auto& m : inventory.mig_targets) {  // MIG slices listed under their parent
+          if (m.parent && *m.parent == gpu.id && !listed(m.id)) targets.push_back(m);
         }
-      }
+      };
+      for (const auto& b : d.backends) add_with_slices(b->target());
+      for (const auto& p : selection.mig_parents) add_with_slices(p);
       for (const auto& m : inventory.mig_targets) {  // slices of GPUs CUDA did not list
-        bool listed = false;
-        for (const auto& t : targets) listed = listed || t.id == m.id;
-        if (!listed) targets.push_back(m);
+        if (!listed(m.id)) targets.push_back(m);
       }
       if (*json) {
         print_targets(targets, std::cout, TextFormat::json);
         return 0;
       }
       print_targets(targets, std::cout, TextFormat::table);
-      if (!d.gpu_unavailable_reason.empty()) {
+      if (selection.parent_measures_gpus && !d.gpu_unavailable_reason.empty()) {
         std::cout << "0 GPUs: " << d.gpu_unavailable_reason << "\n";
       }
       for (const auto& w : d.warnings) std::cout << "warning: " << w << "\n";
@@ -47,6 +84,7 @@ void register_devices(CLI::App& app, Action& action) {
                                                        : "")
                   << "\n";
       }
+      print_selection(selection, std::cout);
       return 0;
     };
   });

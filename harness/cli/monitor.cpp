@@ -63,6 +63,7 @@ void register_monitor(CLI::App& app, std::function<int()>& action) {
       telemetry::MonitorOptions options = to_options(*flags);
       StopSignals signals;  // until SIGINT/SIGTERM when --duration is 0
       options.stop_requested = &StopSignals::requested();
+      options.notes = &std::cerr;  // unavailable series and why, transient errors, lost GPUs
       return telemetry::run_monitor(options, std::cout);
     };
   });

@@ -15,6 +15,7 @@
 #include "gpusizer/imds.hpp"
 #include "gpusizer/printers.hpp"
 #include "gpusizer/report_io.hpp"
+#include "gpusizer/telemetry/device_selection.hpp"
 #include "gpusizer/telemetry/nvml_inventory.hpp"
 #include "gpusizer/telemetry/telemetry.hpp"
 #include "mig_runs.hpp"
@@ -43,7 +44,7 @@ struct RunArgs {
   bool imds = false;              // opt-in: ask the EC2 metadata service for the type
   bool child = false;             // set on MIG children: no recursion
   std::string mig_mode = "both";  // isolated | concurrent | both | off
-  std::string telemetry_period = "25ms";
+  std::string telemetry_period = "100ms";
   std::vector<std::string> command_line;
 };
 
@@ -93,39 +94,23 @@ void inherit_settings(RunArgs& a, std::vector<std::string>& extras, const CLI::A
   }
 }
 
-// Removes GPUs in MIG mode from the whole-GPU run, records them as targets (the slices' parents)
-// and says why they have no whole-GPU records.
-void exclude_mig_gpus(const telemetry::NvmlInventory& inventory, bench::RunOptions& o) {
-  std::vector<int> whole;
-  bool any_mig = false;
-  for (const auto& g : inventory.gpus) {
-    const int index = static_cast<int>(g.index);
-    const bool selected =
-        o.gpu_indices.empty() ||
-        std::find(o.gpu_indices.begin(), o.gpu_indices.end(), index) != o.gpu_indices.end();
-    if (!selected) continue;
-    if (g.mig_mode == "enabled") {
-      any_mig = true;
-      Target parent;
-      parent.id = g.id;
-      parent.kind = "gpu";
-      parent.name = g.name;
-      parent.uuid = g.uuid;
-      parent.index = index;
-      parent.attributes = {{"mig_mode", "enabled"}, {"source", "NVML"}};
-      o.extra_targets.push_back(parent);
-      o.extra_warnings.push_back(g.id + " (" + g.name +
-                                 "): MIG enabled; measured per MIG slice, not as a whole GPU");
-    } else {
-      whole.push_back(index);
-    }
-  }
-  if (!any_mig) return;
-  if (whole.empty()) {
-    o.gpus = false;  // every selected GPU is partitioned: the slices are the GPU targets
-  } else {
-    o.gpu_indices = whole;
-  }
+// Chooses the devices by NVML UUID (device_selection.hpp) and makes this process see exactly the
+// chosen whole GPUs: CUDA_VISIBLE_DEVICES is set here, before the first CUDA call. GPUs in MIG
+// mode become targets (the slices' parents) whose slices the children measure.
+telemetry::DeviceSelection select_and_apply(const telemetry::NvmlInventory& inventory,
+                                            const std::vector<int>& gpus, bench::RunOptions& o) {
+  telemetry::DeviceSelection s = telemetry::select_devices(
+      inventory, {telemetry::cuda_visible_devices_from_environment(), gpus});
+  if (s.set_cuda_visible_devices)
+    ::setenv("CUDA_VISIBLE_DEVICES", s.set_cuda_visible_devices->c_str(), 1);
+  o.gpus = s.parent_measures_gpus;
+  o.gpu_indices = s.cuda_ordinals;
+  o.known_devices = s.known_devices;
+  o.gpus_with_unlisted_slices = s.gpus_with_unlisted_slices;
+  for (const auto& t : s.mig_parents) o.extra_targets.push_back(t);
+  for (const auto& w : s.warnings) o.extra_warnings.push_back(w);
+  o.device_selection = telemetry::to_json(s);
+  return s;
 }
 
 int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd) {
@@ -161,7 +146,8 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   }
   o.cpu = !a.no_cpu;
   o.gpus = !a.no_gpu;
-  if (!a.gpus.empty()) o.gpu_indices = parse_gpu_list(a.gpus);
+  const std::vector<int> requested_gpus =
+      a.gpus.empty() ? std::vector<int>{} : parse_gpu_list(a.gpus);
   if (!a.instance_type.empty()) {
     o.instance_type = InstanceType{a.instance_type, "--instance-type"};
   } else if (a.imds) {
@@ -191,13 +177,27 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   if (a.tiny || a.child) topt.idle_seconds = a.tiny ? 0.2 : topt.idle_seconds;
   std::unique_ptr<TelemetryProvider> telemetry = make_telemetry_provider(topt);
 
-  // GPUs in MIG mode are measured per slice (child processes below), never as a whole GPU: a
-  // CUDA process would see one slice and report it under the GPU's name.
+  // Devices are chosen by NVML UUID before anything touches CUDA (a process that sees a GPU in
+  // MIG mode without CUDA_VISIBLE_DEVICES gets one slice and none of the other GPUs); GPUs in MIG
+  // mode are measured per slice, in the child processes below. A child is given its slice in
+  // CUDA_VISIBLE_DEVICES and only names it (by UUID) from the inventory.
   telemetry::NvmlInventory inventory;
-  if (!a.child && o.gpus) {
+  telemetry::DeviceSelection selection;
+  if (o.gpus) {
     ::setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 0);  // CUDA's indices = NVML's (unless set)
     inventory = telemetry::nvml_inventory();
-    exclude_mig_gpus(inventory, o);
+    if (a.child) {
+      o.known_devices = telemetry::known_devices(inventory);
+      o.gpus_with_unlisted_slices = telemetry::gpus_with_unlisted_slices(inventory);
+      o.gpu_indices = requested_gpus;
+    } else {
+      selection = select_and_apply(inventory, requested_gpus, o);
+    }
+  }
+  if (a.list && !a.child && !selection.explanation.empty()) {
+    std::cerr << "devices: " << selection.explanation << "\n";
+    for (const auto& m : selection.mig_slices)
+      std::cerr << "  MIG child: " << m.id << " (" << m.uuid.value_or("") << ")\n";
   }
 
   // A MIG child in concurrent mode: wait for the other slices' children after setup.
@@ -210,7 +210,7 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
 
   // MIG slices: one child process per slice (a CUDA process sees one MIG device only).
   if (!a.child && a.mig_mode != "off") {
-    if (!inventory.mig_targets.empty()) {
+    if (!selection.mig_slices.empty()) {
       MigRunSettings ms;
       if (a.mig_mode == "both") {
         ms.modes = {"isolated", "concurrent"};
@@ -223,7 +223,7 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
       ms.benchmark_args = extras;
       ms.timeout_seconds = o.suite == bench::Suite::quick ? 900 : 7200;
       ms.progress = o.progress == 1 || (o.progress < 0 && ::isatty(2));
-      if (run_mig_slices(inventory.mig_targets, ms, result, o.out) != 0) result.exit_code = 1;
+      if (run_mig_slices(selection.mig_slices, ms, result, o.out) != 0) result.exit_code = 1;
     }
   }
   if (a.child) return result.exit_code;  // the parent prints the results, children stay quiet
@@ -239,7 +239,8 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   if (result.report.targets.empty() && !o.list_only) {
     std::cerr << "gpusizer: nothing was measured: no target ("
               << (o.cpu ? "" : "the CPU was skipped with --no-cpu; ")
-              << (o.gpus ? "no GPU was found" : "GPUs were skipped with --no-gpu")
+              << (a.no_gpu ? "GPUs were skipped with --no-gpu"
+                           : (o.gpus ? "no GPU was found" : "no whole GPU to measure"))
               << (result.report.warnings.empty() ? std::string()
                                                  : "; " + result.report.warnings.front())
               << ")\n";
@@ -269,7 +270,8 @@ void register_run(CLI::App& app, Action& action) {
   cmd->add_option("--instance-type", a->instance_type, "Instance type to record, e.g. p5.48xlarge");
   cmd->add_flag("--imds", a->imds,
                 "Ask the EC2 instance metadata service (IMDSv2, link-local) for the instance type");
-  cmd->add_option("--gpus", a->gpus, "Only these GPU indices, e.g. 0,1");
+  cmd->add_option("--gpus", a->gpus,
+                  "Only these GPUs, by NVML index (as nvidia-smi numbers them), e.g. 0,1");
   cmd->add_option("--format", a->format, "Summary printed at the end: table | md | csv | json");
   cmd->add_flag("--no-gpu", a->no_gpu, "Skip GPUs");
   cmd->add_flag("--no-cpu", a->no_cpu, "Skip the CPU baseline");
@@ -279,8 +281,9 @@ void register_run(CLI::App& app, Action& action) {
   cmd->add_option(
       "--mig-mode", a->mig_mode,
       "MIG slices: isolated (one at a time), concurrent (all at once), both (default), off");
-  cmd->add_option("--telemetry-period", a->telemetry_period,
-                  "NVML/RAPL sampling period (default 25ms)");
+  cmd->add_option(
+      "--telemetry-period", a->telemetry_period,
+      "NVML/RAPL sampling period (default 100ms: the NVML energy counter's update period)");
   cmd->add_flag("--child", a->child, "Internal: this run is a MIG child of another gpusizer run")
       ->group("");
   cmd->add_flag("--progress", a->progress, "Progress on stderr even when it is not a terminal");

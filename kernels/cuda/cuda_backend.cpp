@@ -6,6 +6,7 @@
 #include "cuda_check.hpp"
 #include "gpusizer/kernels/discovery.hpp"
 #include "host/gemm_model.hpp"
+#include "raii.hpp"
 #include "workloads.hpp"
 
 namespace gpusizer::kernels {
@@ -16,6 +17,12 @@ class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(DeviceFacts facts) : facts_(std::move(facts)), target_(to_target(facts_)) {}
   const Target& target() const override { return target_; }
+  // The primary context: created by the first runtime call that needs it on this device, and
+  // kept until the process exits.
+  void open_context() override {
+    DeviceScope scope(facts_.index);
+    GPUSIZER_CUDA_CALL(cudaFree(nullptr));
+  }
   std::unique_ptr<Workload> stream(const StreamCase& c) override {
     return make_stream_workload(facts_, c);
   }
@@ -76,7 +83,7 @@ GpuDiscovery discover_cuda(const DiscoveryOptions& options) {
             options.gpu_indices.end())
       continue;
     try {
-      selected.push_back(cuda::read_device_facts(i));
+      selected.push_back(cuda::read_device_facts(i, options));
     } catch (const std::exception& ex) {
       g.warnings.push_back("gpu" + std::to_string(i) + " skipped: " + ex.what());
     }
@@ -87,8 +94,12 @@ GpuDiscovery discover_cuda(const DiscoveryOptions& options) {
                            std::to_string(count) + " visible)");
   if (selected.empty()) g.unavailable_reason = "none of the requested GPUs is visible";
   for (const auto& f : selected) g.backends.push_back(std::make_unique<cuda::CudaBackend>(f));
-  g.multi_gpu = cuda::make_multi_gpu(selected, g.multi_gpu_unavailable_reason);
-  g.collectives = cuda::make_nccl_group(selected, g.collectives_unavailable_reason);
+  // MIG slices have no peer access and no NCCL: multi-GPU work runs on whole GPUs only.
+  std::vector<cuda::DeviceFacts> whole;
+  for (const auto& f : selected)
+    if (!f.is_mig) whole.push_back(f);
+  g.multi_gpu = cuda::make_multi_gpu(whole, g.multi_gpu_unavailable_reason);
+  g.collectives = cuda::make_nccl_group(whole, g.collectives_unavailable_reason);
   return g;
 }
 

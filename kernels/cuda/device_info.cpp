@@ -27,13 +27,14 @@ std::string read_line(const std::string& path) {
   return line;
 }
 
-std::string format_uuid(const cudaUUID_t& u, bool mig) {
+// The 16 UUID bytes as NVML prints them after "GPU-" / "MIG-": 8-4-4-4-12 lower-case hex.
+std::string format_uuid(const cudaUUID_t& u) {
   char buf[64];
   const auto* b = reinterpret_cast<const unsigned char*>(u.bytes);
   std::snprintf(buf, sizeof buf,
-                "%s-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-                mig ? "MIG" : "GPU", b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9],
-                b[10], b[11], b[12], b[13], b[14], b[15]);
+                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                b[15]);
   return buf;
 }
 
@@ -43,15 +44,18 @@ std::string cuda_version_string(int v) {
   return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
 
-DeviceFacts read_device_facts(int index) {
+DeviceFacts read_device_facts(int index, const DiscoveryOptions& options) {
   DeviceFacts f;
   f.index = index;
   cudaDeviceProp p{};
   GPUSIZER_CUDA_CALL(cudaGetDeviceProperties(&p, index));
   f.name = p.name;
   const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
-  f.is_mig = visible != nullptr && std::string(visible).find("MIG-") != std::string::npos;
-  f.uuid = format_uuid(p.uuid, f.is_mig);
+  f.identity = identify_device(format_uuid(p.uuid), index, f.name, options.known_devices,
+                               options.gpus_with_unlisted_slices,
+                               visible ? std::optional<std::string>(visible) : std::nullopt);
+  f.is_mig = f.identity.kind == "mig";
+  f.uuid = f.identity.uuid;
   f.cc_major = p.major;
   f.cc_minor = p.minor;
   f.sm_count = attribute(cudaDevAttrMultiProcessorCount, index);
@@ -108,13 +112,18 @@ DeviceFacts read_device_facts(int index) {
 
 Target to_target(const DeviceFacts& f) {
   Target t;
-  t.id = "gpu" + std::to_string(f.index);
-  t.kind = f.is_mig ? "mig" : "gpu";
+  t.id = f.identity.id;
+  t.kind = f.identity.kind;
   t.name = f.name;
   t.uuid = f.uuid;
-  t.index = f.index;
+  t.index = f.identity.nvml_index.value_or(f.index);
+  t.parent = f.identity.parent;
+  t.mig_profile = f.identity.mig_profile;
   t.memory_bytes = f.memory_bytes;
+  t.attributes = f.identity.attributes;
   auto& a = t.attributes;
+  a["cuda_device_ordinal"] = f.index;
+  a["identified_by"] = f.identity.identified_by;
   a["compute_capability"] = std::to_string(f.cc_major) + "." + std::to_string(f.cc_minor);
   a["sm_count"] = f.sm_count;
   a["l2_bytes"] = f.l2_bytes;

@@ -4,14 +4,17 @@
 #include <cstddef>
 #include <string>
 
+#include "gpusizer/kernels/device_identity.hpp"
+#include "gpusizer/kernels/discovery.hpp"
 #include "gpusizer/report.hpp"
 
 namespace gpusizer::kernels::cuda {
 
 struct DeviceFacts {
-  int index = 0;
+  int index = 0;                       // CUDA device ordinal (what cudaSetDevice takes)
   std::string name, uuid, pci_bus_id;  // pci_bus_id as sysfs spells it: "0000:3b:00.0"
   bool is_mig = false;
+  DeviceIdentity identity;  // the target id, kind, parent: matched by UUID with NVML's devices
   int cc_major = 0, cc_minor = 0;
   int sm_count = 0;
   std::size_t l2_bytes = 0;
@@ -27,8 +30,9 @@ struct DeviceFacts {
   int driver_version = 0, runtime_version = 0;  // 13000 = 13.0
 };
 
-// Reads everything; throws CudaError on a failing CUDA call.
-DeviceFacts read_device_facts(int index);
+// Reads everything; throws CudaError on a failing CUDA call. The device is named by matching
+// its UUID with `options.known_devices` (identify_device).
+DeviceFacts read_device_facts(int index, const DiscoveryOptions& options);
 Target to_target(const DeviceFacts& f);
 std::string cuda_version_string(int v);  // 13000 -> "13.0"
 

@@ -84,7 +84,8 @@ class P2pWorkload final : public Workload, public CorruptibleOutput {
   std::map<std::string, std::string> details() const override {
     return {{"method", case_.method == P2pMethod::copy_engine ? "copy engine (cudaMemcpyPeerAsync)"
                                                               : "SM copy kernel, 16-byte accesses"},
-            {"issuing_gpu", "gpu" + std::to_string(issuer_)}};
+            {"issuing_gpu",
+             case_.direction == P2pDirection::read ? dst_.identity.id : src_.identity.id}};
   }
 
  private:
@@ -202,9 +203,8 @@ class CudaMultiGpu final : public MultiGpu {
         int can = 0;
         GPUSIZER_CUDA_CALL(cudaDeviceCanAccessPeer(&can, devices_[a].index, devices_[b].index));
         if (!can) {
-          reasons_[a * n + b] = "cudaDeviceCanAccessPeer says gpu" +
-                                std::to_string(devices_[a].index) + " cannot access gpu" +
-                                std::to_string(devices_[b].index);
+          reasons_[a * n + b] = "cudaDeviceCanAccessPeer says " + devices_[a].identity.id +
+                                " cannot access " + devices_[b].identity.id;
           continue;
         }
         DeviceScope s(devices_[a].index);
@@ -219,7 +219,7 @@ class CudaMultiGpu final : public MultiGpu {
   int gpu_count() const override { return static_cast<int>(devices_.size()); }
   std::vector<std::string> target_ids() const override {
     std::vector<std::string> ids;
-    for (const auto& d : devices_) ids.push_back("gpu" + std::to_string(d.index));
+    for (const auto& d : devices_) ids.push_back(d.identity.id);
     return ids;
   }
   std::string peer_unavailable_reason(int src, int dst) const override {

@@ -251,7 +251,7 @@ class NcclGroup final : public CollectiveGroup {
   int ranks() const override { return static_cast<int>(devices_.size()); }
   std::vector<std::string> target_ids() const override {
     std::vector<std::string> ids;
-    for (const auto& d : devices_) ids.push_back("gpu" + std::to_string(d.index));
+    for (const auto& d : devices_) ids.push_back(d.identity.id);
     return ids;
   }
   std::unique_ptr<Workload> collective(const CollectiveCase& c) override {

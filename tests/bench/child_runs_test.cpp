@@ -190,5 +190,37 @@ TEST_F(ChildRuns, MissingProgramIsAFailureNotACrash) {
   EXPECT_NE(results[0].failure.find("cannot start /nonexistent/gpusizer"), std::string::npos);
 }
 
+TEST(ChildMerge, AChildThatNamedItsSliceByUuidIsMergedPerMode) {
+  // The child matched its CUDA device's UUID with NVML and named it as the parent does; the
+  // isolated and concurrent records stay apart (each id carries its mode).
+  ChildResult res;
+  res.target = slice("1g.18gb", 13);
+  Target seen = res.target;
+  res.child_targets = {seen};
+  Record r;
+  r.id = "memory/stream_triad/gpu0/mig-1g.18gb-gi13-ci0/bytes=1048576";
+  r.target = seen.id;
+  r.status = "ok";
+  res.records = {r};
+  Report parent;
+  merge_child_result(parent, res, "isolated");
+  merge_child_result(parent, res, "concurrent");
+  ASSERT_EQ(parent.records.size(), 2u);
+  EXPECT_EQ(parent.records[0].id,
+            "memory/stream_triad/gpu0/mig-1g.18gb-gi13-ci0/bytes=1048576/mode=isolated");
+  EXPECT_EQ(parent.records[1].id,
+            "memory/stream_triad/gpu0/mig-1g.18gb-gi13-ci0/bytes=1048576/mode=concurrent");
+  EXPECT_TRUE(parent.warnings.empty());
+  // A name the child chose without NVML ("mig-unknown-<uuid>") is still the slice's.
+  ChildResult unnamed = res;
+  unnamed.child_targets.front().id = "mig-unknown-50000000";
+  unnamed.records.front().id = "memory/stream_triad/mig-unknown-50000000/bytes=1048576";
+  unnamed.records.front().target = "mig-unknown-50000000";
+  Report other;
+  merge_child_result(other, unnamed, "isolated");
+  ASSERT_EQ(other.records.size(), 1u);
+  EXPECT_EQ(other.records[0].target, "gpu0/mig-1g.18gb-gi13-ci0");
+}
+
 }  // namespace
 }  // namespace gpusizer::bench

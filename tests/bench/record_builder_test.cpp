@@ -127,6 +127,34 @@ TEST(RecordBuilder, EnergyAboveIdleSubtractsIdlePowerOverTheWindow) {
             nullptr);
 }
 
+TEST(RecordBuilder, AMigSliceCarriesOnlyBoardEnergyNeverItsOwn) {
+  // The board's 20 J include the other slices' draw (and, concurrently, their work): no
+  // energy_per_op, FLOP/J or B/J is claimed for the slice, only the board's, named as such.
+  CaseOutcome o = triad_outcome();
+  TelemetryWindow w;
+  w.source = "nvml";
+  w.scope = "GPU board power (NVML)";
+  w.duration_seconds = 0.5;
+  w.energy_joules = 20.0;
+  o.windows = {w};
+  o.idle_power_watts = 10.0;
+  o.shared_board = true;
+  BenchCase c = triad_case();
+  c.targets = {"gpu0/mig-1g.18gb-gi13-ci0"};
+  Record r = build_record(c, o, SamplingPolicy{});
+  for (const char* name : {"energy_per_op", "bytes_per_joule", "flops_per_joule",
+                           "energy_per_op_above_idle", "bytes_per_joule_above_idle"}) {
+    EXPECT_EQ(r.metric(name), nullptr) << name;
+  }
+  const Metric* board = r.metric("board_energy_per_op");
+  ASSERT_NE(board, nullptr);
+  EXPECT_DOUBLE_EQ(board->value, 0.5);  // 20 J / 40 ops
+  EXPECT_EQ(board->unit, "J");
+  EXPECT_NE(board->description.find("whole GPU board, shared by every slice"), std::string::npos);
+  ASSERT_TRUE(r.telemetry.has_value());  // the window itself is kept, with its attribution
+  EXPECT_DOUBLE_EQ(*r.telemetry->energy_joules, 20.0);
+}
+
 TEST(RecordBuilder, FailedVerificationMarksTheRecord) {
   CaseOutcome o = triad_outcome();
   o.verification = {"failed", "pattern", "1 wrong byte at offset 17"};

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "gpusizer/bench/sampler.hpp"
 
 namespace gpusizer::bench {
@@ -82,6 +85,52 @@ TEST(Sampler, StopReasonRules) {
   EXPECT_EQ(stop_reason(two, 2.0, 20.0, {}, p), "time_cap");
   p.max_samples = 5;
   EXPECT_EQ(stop_reason(noisy, 0.0, 0.0, {}, p), "sample_cap");
+}
+
+// A workload that takes real wall time (the telemetry window is wall time), with constant
+// per-op times so the statistical rule is met after min_samples.
+class SleepingWorkload final : public kernels::Workload {
+ public:
+  double run(std::size_t repeats) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    ++calls_;
+    return 0.002 * static_cast<double>(repeats);
+  }
+  kernels::VerificationResult verify() override { return {}; }
+  kernels::WorkAmount work_per_op() const override { return {}; }
+  std::string timer() const override { return "steady_clock"; }
+  std::size_t calls_ = 0;
+};
+
+TEST(Sampler, TelemetryWindowKeepsSamplingTheBenchmarkUntilItIsLongEnough) {
+  // Converged after 5 samples (~12 ms of wall time); a 0.15 s minimum window keeps the
+  // benchmark running (more samples, never idle) and the stop reason says why.
+  SamplingPolicy p = policy();
+  p.min_sample_seconds = 0.001;
+  SleepingWorkload quick;
+  SampleSet plain = take_samples(quick, p);
+  EXPECT_EQ(plain.stop_reason, "converged");
+  EXPECT_LT(plain.wall_seconds, 0.1);
+  p.min_window_seconds = 0.15;
+  SleepingWorkload w;
+  SampleSet s = take_samples(w, p);
+  EXPECT_EQ(s.stop_reason, "converged+telemetry_window");
+  EXPECT_GE(s.wall_seconds, 0.15);
+  EXPECT_GT(s.seconds_per_op.size(), 5u * 5);  // sampled all along: ~70 samples of 2 ms
+  EXPECT_NEAR(s.measured_seconds, 0.002 * static_cast<double>(s.seconds_per_op.size()), 1e-9);
+}
+
+TEST(Sampler, TheWindowRuleHoldsBackOnlyStatisticalStops) {
+  bool held = false;
+  EXPECT_EQ(apply_min_window("converged", 0.3, 1.0, held), "");
+  EXPECT_TRUE(held);
+  EXPECT_EQ(apply_min_window("noise_stable", 1.2, 1.0, held), "noise_stable+telemetry_window");
+  bool fresh = false;
+  EXPECT_EQ(apply_min_window("converged", 1.2, 1.0, fresh), "converged");  // never held back
+  EXPECT_EQ(apply_min_window("time_cap", 0.3, 1.0, fresh), "time_cap");    // caps always stop
+  EXPECT_EQ(apply_min_window("sample_cap", 0.3, 1.0, fresh), "sample_cap");
+  EXPECT_EQ(apply_min_window("", 0.3, 1.0, fresh), "");
+  EXPECT_EQ(apply_min_window("converged", 0.01, 0.0, fresh), "converged");  // off
 }
 
 }  // namespace

@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 export GPUSIZER_FAKE_NVML_SCENARIO=$SRC/tests/telemetry/scenarios/mig_h200.json
 "$GPUSIZER" devices > devices.txt || fail "devices"
 for p in 3g.71gb 2g.35gb 1g.18gb; do grep -q "gpu0/mig-$p" devices.txt || fail "no $p slice: $(cat devices.txt)"; done
-[ "$(grep -c 'gpu0/mig-1g.18gb' devices.txt)" = 2 ] || fail "expected two 1g.18gb slices"
+[ "$(grep -c '^  gpu0/mig-1g.18gb' devices.txt)" = 2 ] || fail "expected two 1g.18gb slices"
 grep -q "gpu0: MIG enabled" devices.txt || fail "MIG mode not shown"
 
 "$GPUSIZER" run --tiny --no-progress --filter stream_triad -o r.json > /dev/null 2> err.txt || fail "run: $(cat err.txt)"

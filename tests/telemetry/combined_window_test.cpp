@@ -10,6 +10,7 @@
 
 #include "fake_nvml_env.hpp"
 #include "gpusizer/bench/combined_probe.hpp"
+#include "gpusizer/bench/record_builder.hpp"
 #include "gpusizer/telemetry/telemetry.hpp"
 
 namespace gpusizer {
@@ -79,9 +80,14 @@ TEST_F(CombinedWindow, ErrorsOnTheSecondGpuReachTheSum) {
   EXPECT_EQ(w.retired_pages_delta, 4u);  // 3 multiple-SBE + 1 DBE
   EXPECT_TRUE(w.retired_pages_pending);
 
-  EXPECT_TRUE(w.throttled);
+  // gpu1's sw_power_cap from t = 15 is the power limit, not throttling (issue 14).
+  EXPECT_FALSE(w.throttled);
+  EXPECT_TRUE(w.power_capped);
   EXPECT_EQ(w.throttle_reasons,
             (std::vector<std::string>{"applications_clocks_setting", "sw_power_cap"}));
+  // Shares: the largest on either GPU (gpu0 always reads 0x2; gpu1's cap at its end sample).
+  EXPECT_EQ(w.throttle_reason_shares.at("applications_clocks_setting"), 1.0);
+  EXPECT_GT(w.throttle_reason_shares.at("sw_power_cap"), 0.0);
   // gpu0's note about its missing utilization counter survives the sum.
   EXPECT_TRUE(has_note(w, "utilization")) << ::testing::PrintToString(w.notes);
 }
@@ -96,6 +102,72 @@ TEST_F(CombinedWindow, OrderOfTheGpusDoesNotMatter) {
   EXPECT_EQ(w.retired_pages_delta, 4u);
   EXPECT_TRUE(w.row_remap_pending && w.row_remap_failure && w.retired_pages_pending);
   EXPECT_TRUE(has_note(w, "utilization")) << ::testing::PrintToString(w.notes);
+}
+
+// A GEMM on GPU 1 of the p5 scenario: 690 W, 100 % busy at 1755 MHz, sw_power_cap on every
+// sample from t = 10 to 20. Its record is power_capped, and not throttled.
+TEST(RecordFlags, GemmAtThePowerCapIsPowerCappedNotThrottled) {
+  test::use_fake_nvml("p5_gpu0_mig.json", 0.0);
+  telemetry::TelemetryOptions options;
+  options.sample_period_seconds = 0.01;
+  auto provider = make_telemetry_provider(options);
+  auto probe = provider->probe_for(gpu_target(1, "GPU-50000001-0000-0000-0000-000000000001"));
+  test::fake_nvml_set_time(11.0);
+  probe->begin();
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  test::fake_nvml_set_time(13.0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  const TelemetryWindow w = probe->end();
+  EXPECT_TRUE(w.power_capped);
+  EXPECT_FALSE(w.throttled);
+
+  bench::BenchCase c;
+  c.id = "gemm/bf16/gpu1";
+  c.family = "gemm";
+  c.operation = "bf16";
+  c.targets = {"gpu1"};
+  bench::CaseOutcome o;
+  bench::SampleSet s;
+  s.seconds_per_op = {1e-3, 1e-3, 1e-3};
+  s.ops_per_sample = 1;
+  s.total_ops = 3;
+  s.measured_seconds = 3e-3;
+  s.stop_reason = "converged";
+  o.repetitions = {s, s};
+  o.work = {0, 2.0 * 8192 * 8192 * 8192, "FLOP = 2 M N K", "flops"};
+  o.verification = {"passed", "vs reference", "ok"};
+  o.windows = {w, w};  // two repetitions: the flags survive the merge
+  const Record r = bench::build_record(c, o, bench::SamplingPolicy{});
+  const auto has = [&](const char* flag) {
+    return std::find(r.flags.begin(), r.flags.end(), flag) != r.flags.end();
+  };
+  EXPECT_TRUE(has("power_capped"));
+  EXPECT_FALSE(has("throttled"));
+  ASSERT_TRUE(r.telemetry);
+  EXPECT_EQ(r.telemetry->throttle_reason_shares.at("sw_power_cap"), 1.0);
+}
+
+TEST(RecordFlags, EnergyCounterDisagreementBecomesARecordFlag) {
+  TelemetryWindow w;
+  w.source = "nvml";
+  w.scope = "GPU board power (NVML)";
+  w.energy_joules = 10;
+  w.energy_counter_disagrees = true;
+  bench::BenchCase c;
+  c.id = "gemm/bf16/gpu0";
+  c.family = "gemm";
+  c.operation = "bf16";
+  c.targets = {"gpu0"};
+  bench::CaseOutcome o;
+  bench::SampleSet s;
+  s.seconds_per_op = {1e-3};
+  s.total_ops = 1;
+  s.stop_reason = "converged";
+  o.repetitions = {s};
+  o.verification = {"passed", "vs reference", "ok"};
+  o.windows = {w};
+  const Record r = bench::build_record(c, o, bench::SamplingPolicy{});
+  EXPECT_NE(std::find(r.flags.begin(), r.flags.end(), "energy_counter_disagrees"), r.flags.end());
 }
 
 }  // namespace

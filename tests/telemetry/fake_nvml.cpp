@@ -4,9 +4,13 @@
 // gpusizer_fake_nvml_set_time(seconds), otherwise wall time since nvmlInit.
 // Scenario (all optional except gpus):
 //   {"init_error": "DRIVER_NOT_LOADED", "driver_version": "570.86.15",
+//    "energy_update_ms": 100, "power_average_window_s": 1, "call_latency_us": {...},
 //    "gpus": [{"name", "uuid", "power_limit_mw", "default_app_sm_clock_mhz", "max_sm_clock_mhz",
 //              "max_mem_clock_mhz", "instant_power": true, "energy_base_mj", "lost_at": s,
+//              "reset_required_at": s, "energy_update_ms", "power_average_window_s",
 //              "not_supported": ["nvmlDeviceGetUtilizationRates", ...],
+//              "transient_errors": [{"call": "nvmlDeviceGetClockInfo", "from": s, "to": s,
+//                                    "error": "UNKNOWN"}, ...],
 //              "trace": {"power_w" | "sm_clock_mhz" | "mem_clock_mhz" | "gpu_util" | "mem_util" |
 //                        "temp_c" | "reasons" | "ecc_corrected" | "ecc_uncorrected":
 //                        [[t, value], ...] (piecewise constant from t on)},
@@ -15,19 +19,46 @@
 //                (piecewise constant from t on; absent: zero rows/pages, nothing pending),
 //              "mig": {"current": 1, "pending": 1, "max_devices": 7,
 //                      "devices": [{"slot", "uuid", "gi", "ci", "profile", "sm_count",
-//                                   "memory_mb", "gi_slices", "ci_slices", "name_has_profile"}]}}]}
-// Deliberately absent: nvmlDeviceGetCurrentClocksEventReasons (an older driver), so callers
-// must fall back to nvmlDeviceGetCurrentClocksThrottleReasons.
+//                                   "memory_mb", "gi_slices", "ci_slices", "name_has_profile"}]},
+//              "mig_enumeration_error": "NO_PERMISSION"}]}
+//   mig_enumeration_error: nvmlDeviceGetMigDeviceHandleByIndex returns that error for every slot
+//     (populated or empty), as in a pod without MIG monitoring rights; without it an empty slot
+//     is NOT_FOUND and a populated one gives its handle.
+// What makes it behave like a real driver (measured on an H200, driver 580; docs/telemetry.md):
+//   energy_update_ms: the total-energy counter advances only every this many ms (default 100,
+//     as a real driver: a read returns the integral up to the last update); 0 = the exact
+//     integral at the moment of the call. Top level or per GPU (the GPU's wins).
+//   power_average_window_s: nvmlDeviceGetPowerUsage and field NVML_FI_DEV_POWER_AVERAGE return
+//     the mean of the power trace over this many seconds before the call (default 1, as
+//     Ampere+); 0 = the instantaneous trace value. NVML_FI_DEV_POWER_INSTANT is always instant.
+//   call_latency_us: a number (every device call) or {"nvmlDeviceGetTotalEnergyConsumption":
+//     3300, "default": 8}; each device call then takes that long while holding one lock for the
+//     whole library, as the driver's (calls from several threads serialise). Absent: free.
+//   transient_errors: the named call fails with `error` (UNKNOWN, TIMEOUT, ...) for from <= t <
+//     to, and works again afterwards.
+//   reset_required_at: from t on, every device call returns NVML_ERROR_RESET_REQUIRED.
+//   A GPU in MIG mode (mig.current 1) answers NOT_SUPPORTED to nvmlDeviceGetRemappedRows, as
+//   the real driver does.
+// Errors by name (init_error, mig_enumeration_error, transient_errors): DRIVER_NOT_LOADED,
+// NO_PERMISSION, NOT_SUPPORTED, NOT_FOUND, GPU_IS_LOST, RESET_REQUIRED, TIMEOUT; anything else
+// is UNKNOWN.
+// Built twice: libgpusizer_fake_nvml.so has the current names (nvmlDeviceGetCurrentClocks-
+// EventReasons, nvmlDeviceGetTemperatureV, nvmlDeviceGetClock) beside the deprecated ones, as
+// driver 580 does; libgpusizer_fake_nvml_legacy.so (GPUSIZER_FAKE_NVML_LEGACY) lacks the current
+// names, like an older driver, so callers must fall back to the deprecated ones.
 #include <nvml.h>
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -47,6 +78,10 @@ struct State {
   std::deque<nvmlDevice_st> handles;
   std::chrono::steady_clock::time_point init_time;
   std::atomic<double> virtual_time{-1.0};
+  // call_latency_us, parsed at init: per function, and the default for the others.
+  std::map<std::string, double> latency_us;
+  double default_latency_us = 0;
+  std::mutex driver_lock;  // held for the duration of a call that has a latency
 };
 
 State& state() {
@@ -77,8 +112,14 @@ double trace_at(const json& gpu, const char* key, double t, double fallback = 0)
   return v;
 }
 
-// Energy in mJ: integral of the piecewise-constant power trace from 0 to t.
-unsigned long long energy_mj(const json& gpu, double t) {
+// A per-GPU setting, else the scenario's top-level one, else `fallback`.
+double setting(const json& gpu, const char* key, double fallback) {
+  if (gpu.contains(key)) return gpu[key].get<double>();
+  return state().scenario.value(key, fallback);
+}
+
+// Integral of the piecewise-constant power trace from 0 to t (J).
+double energy_joules_exact(const json& gpu, double t) {
   double joules = 0;
   if (gpu.contains("trace") && gpu["trace"].contains("power_w")) {
     const auto& pts = gpu["trace"]["power_w"];
@@ -89,7 +130,24 @@ unsigned long long energy_mj(const json& gpu, double t) {
       joules += pts[i][1].get<double>() * (std::min(t, b) - a);
     }
   }
-  return gpu.value("energy_base_mj", 0ULL) + static_cast<unsigned long long>(joules * 1000.0 + 0.5);
+  return joules;
+}
+
+// The total-energy counter in mJ: the integral up to the counter's last update at or before t.
+unsigned long long energy_mj(const json& gpu, double t) {
+  const double update_s = setting(gpu, "energy_update_ms", 100.0) / 1000.0;
+  if (update_s > 0) t = std::floor(t / update_s + 1e-9) * update_s;
+  return gpu.value("energy_base_mj", 0ULL) +
+         static_cast<unsigned long long>(energy_joules_exact(gpu, t) * 1000.0 + 0.5);
+}
+
+// nvmlDeviceGetPowerUsage / NVML_FI_DEV_POWER_AVERAGE: the trace's mean over the window before t.
+double average_power_watts(const json& gpu, double t) {
+  const double window = setting(gpu, "power_average_window_s", 1.0);
+  if (window <= 0) return trace_at(gpu, "power_w", t);
+  const double from = std::max(0.0, t - window);
+  if (t - from <= 0) return trace_at(gpu, "power_w", t);
+  return (energy_joules_exact(gpu, t) - energy_joules_exact(gpu, from)) / (t - from);
 }
 
 // The row of a piecewise-constant table ([[t, ...], ...]) in force at t; null if none.
@@ -103,15 +161,42 @@ const json* row_at(const json& gpu, const char* key, double t) {
   return row;
 }
 
-// The common prologue of every device call: lost GPU, unsupported function.
+nvmlReturn_t from_name(const std::string& name);
+
+// A call's cost: sleeps (spins, under 200 us) for its latency while holding the driver lock.
+void pay_latency(const char* function) {
+  State& s = state();
+  const auto it = s.latency_us.find(function);
+  const double us = it != s.latency_us.end() ? it->second : s.default_latency_us;
+  if (us <= 0) return;
+  std::lock_guard lock(s.driver_lock);
+  const auto until = std::chrono::steady_clock::now() +
+                     std::chrono::nanoseconds(static_cast<long long>(us * 1000.0));
+  if (us >= 200) std::this_thread::sleep_until(until);
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
+// The common prologue of every device call: latency, lost GPU, reset required, unsupported
+// function, transient errors.
 nvmlReturn_t check(nvmlDevice_t d, const char* function) {
   if (!d || state().refcount == 0) return NVML_ERROR_UNINITIALIZED;
+  pay_latency(function);
   const json& gpu = gpu_of(d);
-  if (gpu.contains("lost_at") && now_seconds() >= gpu["lost_at"].get<double>())
-    return NVML_ERROR_GPU_IS_LOST;
+  const double t = now_seconds();
+  if (gpu.contains("lost_at") && t >= gpu["lost_at"].get<double>()) return NVML_ERROR_GPU_IS_LOST;
+  if (gpu.contains("reset_required_at") && t >= gpu["reset_required_at"].get<double>())
+    return NVML_ERROR_RESET_REQUIRED;
   if (gpu.contains("not_supported")) {
     for (const auto& f : gpu["not_supported"])
       if (f.get<std::string>() == function) return NVML_ERROR_NOT_SUPPORTED;
+  }
+  if (gpu.contains("transient_errors")) {
+    for (const auto& e : gpu["transient_errors"]) {
+      if (e["call"].get<std::string>() == function && t >= e["from"].get<double>() &&
+          t < e["to"].get<double>())
+        return from_name(e.value("error", std::string("UNKNOWN")));
+    }
   }
   return NVML_SUCCESS;
 }
@@ -130,6 +215,11 @@ nvmlReturn_t copy_string(const std::string& s, char* out, unsigned int length) {
 nvmlReturn_t from_name(const std::string& name) {
   if (name == "DRIVER_NOT_LOADED") return NVML_ERROR_DRIVER_NOT_LOADED;
   if (name == "NO_PERMISSION") return NVML_ERROR_NO_PERMISSION;
+  if (name == "NOT_SUPPORTED") return NVML_ERROR_NOT_SUPPORTED;
+  if (name == "NOT_FOUND") return NVML_ERROR_NOT_FOUND;
+  if (name == "GPU_IS_LOST") return NVML_ERROR_GPU_IS_LOST;
+  if (name == "RESET_REQUIRED") return NVML_ERROR_RESET_REQUIRED;
+  if (name == "TIMEOUT") return NVML_ERROR_TIMEOUT;
   return NVML_ERROR_UNKNOWN;
 }
 
@@ -151,6 +241,21 @@ nvmlReturn_t nvmlInit_v2(void) {
     if (!in) return NVML_ERROR_LIBRARY_NOT_FOUND;
     s.scenario = json::parse(in);
     if (s.scenario.contains("init_error")) return from_name(s.scenario["init_error"]);
+    s.latency_us.clear();
+    s.default_latency_us = 0;
+    if (s.scenario.contains("call_latency_us")) {
+      const json& l = s.scenario["call_latency_us"];
+      if (l.is_number()) {
+        s.default_latency_us = l.get<double>();
+      } else {
+        for (const auto& [name, us] : l.items()) {
+          if (name == "default")
+            s.default_latency_us = us.get<double>();
+          else
+            s.latency_us[name] = us.get<double>();
+        }
+      }
+    }
     s.handles.clear();
     s.init_time = std::chrono::steady_clock::now();
   }
@@ -181,6 +286,10 @@ const char* nvmlErrorString(nvmlReturn_t result) {
       return "Insufficient Permissions";
     case NVML_ERROR_INSUFFICIENT_SIZE:
       return "Insufficient Size";
+    case NVML_ERROR_RESET_REQUIRED:
+      return "GPU requires reset";
+    case NVML_ERROR_TIMEOUT:
+      return "Timeout";
     default:
       return "Unknown Error";
   }
@@ -243,6 +352,11 @@ nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t d, int count, nvmlFieldValue_
       v.valueType = NVML_VALUE_TYPE_UNSIGNED_INT;
       v.value.uiVal =
           static_cast<unsigned int>(trace_at(gpu, "power_w", now_seconds()) * 1000.0 + 0.5);
+    } else if (v.fieldId == NVML_FI_DEV_POWER_AVERAGE) {
+      v.nvmlReturn = NVML_SUCCESS;
+      v.valueType = NVML_VALUE_TYPE_UNSIGNED_INT;
+      v.value.uiVal =
+          static_cast<unsigned int>(average_power_watts(gpu, now_seconds()) * 1000.0 + 0.5);
     }
   }
   return NVML_SUCCESS;
@@ -250,7 +364,7 @@ nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t d, int count, nvmlFieldValue_
 
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int* mw) {
   if (auto rc = check(d, "nvmlDeviceGetPowerUsage")) return rc;
-  *mw = static_cast<unsigned int>(trace_at(gpu_of(d), "power_w", now_seconds()) * 1000.0 + 0.5);
+  *mw = static_cast<unsigned int>(average_power_watts(gpu_of(d), now_seconds()) * 1000.0 + 0.5);
   return NVML_SUCCESS;
 }
 
@@ -312,6 +426,42 @@ nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t d, unsigned 
   return NVML_SUCCESS;
 }
 
+#ifndef GPUSIZER_FAKE_NVML_LEGACY
+// The current names (driver 580 has them; the legacy build, like an older driver, does not).
+nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned long long* bits) {
+  if (auto rc = check(d, "nvmlDeviceGetCurrentClocksEventReasons")) return rc;
+  *bits = static_cast<unsigned long long>(trace_at(gpu_of(d), "reasons", now_seconds()));
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetTemperatureV(nvmlDevice_t d, nvmlTemperature_t* temperature) {
+  if (auto rc = check(d, "nvmlDeviceGetTemperatureV")) return rc;
+  if (!temperature) return NVML_ERROR_INVALID_ARGUMENT;
+  if (temperature->version != nvmlTemperature_v1) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+  if (temperature->sensorType != NVML_TEMPERATURE_GPU) return NVML_ERROR_NOT_SUPPORTED;
+  temperature->temperature = static_cast<int>(trace_at(gpu_of(d), "temp_c", now_seconds()));
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetClock(nvmlDevice_t d, nvmlClockType_t type, nvmlClockId_t id,
+                                unsigned int* mhz) {
+  if (auto rc = check(d, "nvmlDeviceGetClock")) return rc;
+  if (!mhz) return NVML_ERROR_INVALID_ARGUMENT;
+  const json& gpu = gpu_of(d);
+  if (id == NVML_CLOCK_ID_CURRENT) {
+    const char* key = type == NVML_CLOCK_MEM ? "mem_clock_mhz" : "sm_clock_mhz";
+    *mhz = static_cast<unsigned int>(trace_at(gpu, key, now_seconds()));
+    return NVML_SUCCESS;
+  }
+  if ((id == NVML_CLOCK_ID_APP_CLOCK_DEFAULT || id == NVML_CLOCK_ID_APP_CLOCK_TARGET) &&
+      type == NVML_CLOCK_SM && gpu.contains("default_app_sm_clock_mhz")) {
+    *mhz = gpu["default_app_sm_clock_mhz"].get<unsigned int>();
+    return NVML_SUCCESS;
+  }
+  return NVML_ERROR_NOT_SUPPORTED;
+}
+#endif
+
 nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, nvmlMemoryErrorType_t type,
                                          nvmlEccCounterType_t counter, unsigned long long* n) {
   if (auto rc = check(d, "nvmlDeviceGetTotalEccErrors")) return rc;
@@ -325,6 +475,10 @@ nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned int* corr, unsig
                                        unsigned int* pending, unsigned int* failure) {
   if (auto rc = check(d, "nvmlDeviceGetRemappedRows")) return rc;
   if (!corr || !unc || !pending || !failure) return NVML_ERROR_INVALID_ARGUMENT;
+  // As the real driver: no row-remap query on a GPU in MIG mode (nor on a MIG handle).
+  const json& gpu = gpu_of(d);
+  if (d->mig >= 0 || (gpu.contains("mig") && gpu["mig"].value("current", 0U) == 1U))
+    return NVML_ERROR_NOT_SUPPORTED;
   const json* row = row_at(gpu_of(d), "remapped_rows", now_seconds());
   *corr = row ? (*row)[1].get<unsigned int>() : 0U;
   *unc = row ? (*row)[2].get<unsigned int>() : 0U;
@@ -381,6 +535,8 @@ nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t d, unsigned int in
   if (auto rc = check(d, "nvmlDeviceGetMigDeviceHandleByIndex")) return rc;
   const json& gpu = gpu_of(d);
   if (!gpu.contains("mig")) return NVML_ERROR_NOT_SUPPORTED;
+  if (gpu.contains("mig_enumeration_error"))
+    return from_name(gpu["mig_enumeration_error"].get<std::string>());
   const auto& devices = gpu["mig"]["devices"];
   for (std::size_t i = 0; i < devices.size(); ++i) {
     if (devices[i].value("slot", static_cast<unsigned int>(i)) == index) {

@@ -3,35 +3,20 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "fake_nvml_env.hpp"
 #include "gpu_reader.hpp"
 #include "nvml_devices.hpp"
+#include "opened_fake.hpp"
 #include "window_summary.hpp"
 
 namespace gpusizer::telemetry {
 namespace {
 
-bool has_note(const std::vector<std::string>& notes, const std::string& part) {
-  return std::any_of(notes.begin(), notes.end(),
-                     [&](const std::string& n) { return n.find(part) != std::string::npos; });
-}
-
-struct Opened {
-  std::shared_ptr<NvmlLibrary> nvml;
-  std::vector<NvmlGpuHandle> gpus;
-};
-
-Opened open_fake(const std::string& scenario) {
-  test::use_fake_nvml(scenario, 0.0);
-  Opened o;
-  std::string why;
-  o.nvml = NvmlLibrary::open(why);
-  if (!o.nvml) throw std::runtime_error(why);
-  std::vector<std::string> notes;
-  o.gpus = enumerate_gpus(*o.nvml, notes);
-  return o;
-}
+using test_support::has_note;
+using test_support::open_fake;
+using test_support::Opened;
 
 TEST(GpuReader, StatisticsMatchHandComputedTraceValues) {
   auto fake = open_fake("h200_traces.json");
@@ -40,13 +25,13 @@ TEST(GpuReader, StatisticsMatchHandComputedTraceValues) {
   EXPECT_EQ(reader.statics().power_field, "instant");
   EXPECT_EQ(*reader.statics().default_sm_clock_mhz, 1980.0);
   EXPECT_EQ(reader.statics().default_sm_clock_source, "default applications clock");
-  // The fake has only the pre-12.2 name for clock-event reasons.
-  EXPECT_TRUE(has_note(reader.statics().notes, "ThrottleReasons"));
+  // The fake has the current names, as driver 580: no deprecated call is used.
+  EXPECT_FALSE(has_note(reader.statics().notes, "deprecated"));
 
   std::vector<GpuSample> samples;
   for (double t : {10.0, 10.6, 11.2, 11.8, 12.4}) {
     test::fake_nvml_set_time(t);
-    auto s = reader.read(t - 10.0);
+    auto s = reader.read(t - 10.0, t == 10.0 || t == 12.4);  // counters at the ends, as a probe
     ASSERT_TRUE(s);
     samples.push_back(*s);
   }
@@ -68,8 +53,11 @@ TEST(GpuReader, StatisticsMatchHandComputedTraceValues) {
   EXPECT_NEAR(*w.gpu_utilization_mean_percent, 100.0, 1e-9);
   EXPECT_NEAR(*w.memory_utilization_mean_percent, 68.0, 1e-9);  // 60 60 80 80 60
   EXPECT_NEAR(*w.temperature_max_celsius, 72.0, 1e-9);
-  EXPECT_TRUE(w.throttled);  // sw_power_cap at 11.2 and 11.8
+  // sw_power_cap at 11.2 and 11.8: at the power limit, not throttled (issue 14).
+  EXPECT_FALSE(w.throttled);
+  EXPECT_TRUE(w.power_capped);
   EXPECT_EQ(w.throttle_reasons, std::vector<std::string>{"sw_power_cap"});
+  EXPECT_EQ(w.throttle_reason_shares, (std::map<std::string, double>{{"sw_power_cap", 0.4}}));
   EXPECT_FALSE(w.ecc_errors_during_run);
   EXPECT_EQ(*w.ecc_corrected_delta, 0u);
 }
@@ -84,7 +72,7 @@ TEST(GpuReader, UnsupportedCallsGivePartialMetricsWithNotes) {
   std::vector<GpuSample> samples;
   for (double t : {1.0, 3.0}) {
     test::fake_nvml_set_time(t);
-    samples.push_back(*reader.read(t));
+    samples.push_back(*reader.read(t, true));  // a window's two ends: counters too
   }
   const auto w = summarize_gpu_window(samples, reader.statics(), 2.0);
   EXPECT_EQ(w.energy_method, "integrated power samples");

@@ -130,10 +130,65 @@ TEST(Monitor, PrometheusFileIsRewrittenWhole) {
   EXPECT_EQ(samples.at("gpusizer_utilization_gpu_percent" + labels + "}"), 100.0);
   EXPECT_EQ(samples.at("gpusizer_utilization_memory_percent" + labels + "}"), 80.0);
   EXPECT_EQ(samples.at("gpusizer_sm_clock_hertz" + labels + "}"), 1400e6);
-  EXPECT_EQ(samples.at("gpusizer_throttled" + labels + "}"), 1.0);
+  // sw_power_cap: at the power limit, not throttled (issue 14).
+  EXPECT_EQ(samples.at("gpusizer_throttled" + labels + "}"), 0.0);
+  EXPECT_EQ(samples.at("gpusizer_power_capped" + labels + "}"), 1.0);
   EXPECT_EQ(samples.at("gpusizer_clock_event_reason" + labels + ",reason=\"sw_power_cap\"}"), 1.0);
   // 5000 J base + 100 W x 10 s + 300 W x 1 s + 500 W x 0.5 s = 6550 J.
   EXPECT_NEAR(samples.at("gpusizer_energy_joules_total" + labels + "}"), 6550.0, 1e-6);
+}
+
+TEST(Monitor, NotesSayWhichSeriesAreUnavailableAndWhy) {
+  // mig_h200.json: GPU 0 is in MIG mode, where NVML has no utilization (NOT_SUPPORTED).
+  test::use_fake_nvml("mig_h200.json", 1.0);
+  MonitorOptions o;
+  o.format = "prometheus";
+  o.interval_seconds = 0.05;
+  o.duration_seconds = 0.1;
+  std::ostringstream out, notes;
+  o.notes = &notes;
+  EXPECT_EQ(run_monitor(o, out), 0);
+  const std::string text = notes.str();
+  EXPECT_NE(text.find("monitor: GPU 0 (GPU-aaaaaaaa-0000-0000-0000-000000000000): "
+                      "utilization_gpu, utilization_memory unavailable (utilization: Not "
+                      "Supported (code 3)); the GPU is in MIG mode"),
+            std::string::npos)
+      << text;
+  // Said once, not at every sample; GPU 1 has utilization (no trace: 0 %), so no such note.
+  EXPECT_EQ(text.find("utilization_gpu", text.find("utilization_gpu") + 1), std::string::npos);
+  EXPECT_EQ(text.find("GPU 1 (GPU-bbbbbbbb-0000-0000-0000-000000000000): utilization"),
+            std::string::npos)
+      << text;
+  // ... and nothing about utilization reaches the exposition text for GPU 0.
+  EXPECT_EQ(out.str().find("gpusizer_utilization_gpu_percent{gpu=\"0\""), std::string::npos);
+}
+
+TEST(Monitor, TransientErrorsAndLostGpusAreNoted) {
+  // driver_like.json: SM and memory clock reads fail for 12 <= t < 13; GPU 1 needs a reset
+  // from t = 5.
+  test::use_fake_nvml("driver_like.json", 12.5);
+  MonitorOptions o;
+  o.format = "emf";
+  o.interval_seconds = 0.05;
+  o.duration_seconds = 0.1;
+  std::ostringstream out, notes;
+  o.notes = &notes;
+  EXPECT_EQ(run_monitor(o, out), 0);
+  const std::string text = notes.str();
+  EXPECT_NE(text.find("GPU 0 (GPU-d0000000-0000-0000-0000-000000000000): SM clock: Unknown Error "
+                      "(code 999) (transient; read again next time)"),
+            std::string::npos)
+      << text;
+  // GPU 1 needs a reset: its UUID cannot be read either, so only its index names it.
+  const auto reset = text.find("GPU requires reset");
+  ASSERT_NE(reset, std::string::npos) << text;
+  EXPECT_EQ(text.rfind("monitor: GPU 1 (", reset), text.rfind("monitor: ", reset)) << text;
+  // The clocks come back when the errors stop.
+  test::fake_nvml_set_time(13.5);
+  std::ostringstream out2;
+  o.notes = nullptr;
+  EXPECT_EQ(run_monitor(o, out2), 0);
+  EXPECT_NE(out2.str().find("\"sm_clock_mhz\":1755"), std::string::npos) << out2.str();
 }
 
 TEST(Monitor, PrometheusParserRejectsBrokenText) {

@@ -43,7 +43,9 @@ TEST(TelemetryProvider, ThrottleAndEccFlagsOnlyOnOverlappingWindows) {
   EXPECT_NEAR(*before.energy_joules, 100.0, 1e-6);
 
   const auto episode = window(*probe, 10.5, 11.5);
-  EXPECT_TRUE(episode.throttled);
+  // sw_power_cap is the board at its power limit: power_capped, not throttled (issue 14).
+  EXPECT_FALSE(episode.throttled);
+  EXPECT_TRUE(episode.power_capped);
   EXPECT_EQ(episode.throttle_reasons, std::vector<std::string>{"sw_power_cap"});
   EXPECT_FALSE(episode.ecc_errors_during_run);
   // 300 W x 0.5 s + 500 W x 0.5 s.
@@ -51,6 +53,7 @@ TEST(TelemetryProvider, ThrottleAndEccFlagsOnlyOnOverlappingWindows) {
 
   const auto after = window(*probe, 12.5, 14.0);
   EXPECT_FALSE(after.throttled);
+  EXPECT_FALSE(after.power_capped);
   EXPECT_FALSE(after.ecc_errors_during_run);
 
   const auto ecc = window(*probe, 14.0, 16.0);
@@ -124,6 +127,19 @@ TEST(TelemetryProvider, LostGpuGivesPartialThenUnavailableWindows) {
   const auto gone = window(*probe, 7.0, 8.0);
   EXPECT_EQ(gone.source, "unavailable");
   EXPECT_NE(gone.unavailable_reason.find("GPU is lost"), std::string::npos);
+}
+
+TEST(TelemetryProvider, ResetRequiredGivesPartialThenUnavailableWindows) {
+  test::use_fake_nvml("driver_like.json", 0.0);
+  auto provider = make_telemetry_provider({});
+  auto probe = provider->probe_for(gpu_target(1, "GPU-d1000000-0000-0000-0000-000000000000"));
+  const auto partial = window(*probe, 4.0, 6.0);  // reset required from 5
+  EXPECT_EQ(partial.source, "nvml");
+  ASSERT_FALSE(partial.notes.empty());
+  EXPECT_NE(partial.notes.back().find("GPU requires reset"), std::string::npos);
+  const auto gone = window(*probe, 7.0, 8.0);
+  EXPECT_EQ(gone.source, "unavailable");
+  EXPECT_NE(gone.unavailable_reason.find("GPU requires reset"), std::string::npos);
 }
 
 TEST(TelemetryProvider, IdlePowerFromTheEnergyCounter) {

@@ -78,6 +78,8 @@ json to_json(const TelemetryWindow& w) {
   put_optional(j, "energy_joules", w.energy_joules);
   if (!w.energy_method.empty()) j["energy_method"] = w.energy_method;
   put_optional(j, "energy_integrated_joules", w.energy_integrated_joules);
+  put_optional(j, "energy_counter_updates", w.energy_counter_updates);
+  if (w.energy_counter_disagrees) j["energy_counter_disagrees"] = true;
   if (!w.power_field.empty()) j["power_field"] = w.power_field;
   put_optional(j, "power_mean_watts", w.power_mean_watts);
   put_optional(j, "power_peak_watts", w.power_peak_watts);
@@ -87,12 +89,16 @@ json to_json(const TelemetryWindow& w) {
   put_optional(j, "sm_clock_default_mhz", w.sm_clock_default_mhz);
   if (!w.sm_clock_default_source.empty()) j["sm_clock_default_source"] = w.sm_clock_default_source;
   put_optional(j, "sm_clock_ratio", w.sm_clock_ratio);
+  put_optional(j, "busy_sample_count", w.busy_sample_count);
+  put_optional(j, "sm_clock_busy_mean_mhz", w.sm_clock_busy_mean_mhz);
   put_optional(j, "memory_clock_mean_mhz", w.memory_clock_mean_mhz);
   put_optional(j, "gpu_utilization_mean_percent", w.gpu_utilization_mean_percent);
   put_optional(j, "memory_utilization_mean_percent", w.memory_utilization_mean_percent);
   put_optional(j, "temperature_max_celsius", w.temperature_max_celsius);
   j["throttle_reasons"] = w.throttle_reasons;
+  if (!w.throttle_reason_shares.empty()) j["throttle_reason_shares"] = w.throttle_reason_shares;
   j["throttled"] = w.throttled;
+  j["power_capped"] = w.power_capped;
   put_optional(j, "ecc_corrected_delta", w.ecc_corrected_delta);
   put_optional(j, "ecc_uncorrected_delta", w.ecc_uncorrected_delta);
   j["ecc_errors_during_run"] = w.ecc_errors_during_run;
@@ -104,6 +110,7 @@ json to_json(const TelemetryWindow& w) {
   j["retired_pages_pending"] = w.retired_pages_pending;
   j["memory_errors_during_run"] = w.memory_errors_during_run;
   if (!w.attribution.empty()) j["attribution"] = w.attribution;
+  if (w.transient_errors > 0) j["transient_errors"] = w.transient_errors;
   if (!w.notes.empty()) j["notes"] = w.notes;
   return j;
 }
@@ -144,6 +151,13 @@ TelemetryWindow telemetry_from_json(const JsonInput& in) {
                  "attribution",
                  "energy_integrated_joules",
                  "sm_clock_default_source",
+                 "energy_counter_updates",
+                 "energy_counter_disagrees",
+                 "busy_sample_count",
+                 "sm_clock_busy_mean_mhz",
+                 "throttle_reason_shares",
+                 "power_capped",
+                 "transient_errors",
                  "notes"});
   TelemetryWindow w;
   w.source = in.at("source").one_of({"nvml", "rapl", "unavailable"});
@@ -155,6 +169,8 @@ TelemetryWindow telemetry_from_json(const JsonInput& in) {
   w.energy_joules = in.optional_non_negative("energy_joules");
   w.energy_method = in.optional_string("energy_method").value_or("");
   w.energy_integrated_joules = in.optional_non_negative("energy_integrated_joules");
+  if (auto v = in.find("energy_counter_updates")) w.energy_counter_updates = v->count();
+  if (auto v = in.find("energy_counter_disagrees")) w.energy_counter_disagrees = v->boolean();
   w.power_field = in.optional_string("power_field").value_or("");
   w.power_mean_watts = in.optional_non_negative("power_mean_watts");
   w.power_peak_watts = in.optional_non_negative("power_peak_watts");
@@ -164,12 +180,22 @@ TelemetryWindow telemetry_from_json(const JsonInput& in) {
   w.sm_clock_default_mhz = in.optional_non_negative("sm_clock_default_mhz");
   w.sm_clock_default_source = in.optional_string("sm_clock_default_source").value_or("");
   w.sm_clock_ratio = in.optional_non_negative("sm_clock_ratio");
+  if (auto v = in.find("busy_sample_count")) w.busy_sample_count = v->count();
+  w.sm_clock_busy_mean_mhz = in.optional_non_negative("sm_clock_busy_mean_mhz");
   w.memory_clock_mean_mhz = in.optional_non_negative("memory_clock_mean_mhz");
   w.gpu_utilization_mean_percent = in.optional_non_negative("gpu_utilization_mean_percent");
   w.memory_utilization_mean_percent = in.optional_non_negative("memory_utilization_mean_percent");
   w.temperature_max_celsius = opt_number(in, "temperature_max_celsius");
   if (auto v = in.find("throttle_reasons")) w.throttle_reasons = string_list(*v);
+  if (auto v = in.find("throttle_reason_shares")) {
+    for (const auto& key : v->keys()) {
+      const double share = v->at(key).non_negative();
+      if (share > 1) v->at(key).fail("a share of samples, expected a number in [0, 1]");
+      w.throttle_reason_shares[key] = share;
+    }
+  }
   if (auto v = in.find("throttled")) w.throttled = v->boolean();
+  if (auto v = in.find("power_capped")) w.power_capped = v->boolean();
   if (auto v = in.find("ecc_corrected_delta")) w.ecc_corrected_delta = v->count();
   if (auto v = in.find("ecc_uncorrected_delta")) w.ecc_uncorrected_delta = v->count();
   if (auto v = in.find("ecc_errors_during_run")) w.ecc_errors_during_run = v->boolean();
@@ -183,6 +209,7 @@ TelemetryWindow telemetry_from_json(const JsonInput& in) {
   if (auto v = in.find("retired_pages_pending")) w.retired_pages_pending = v->boolean();
   if (auto v = in.find("memory_errors_during_run")) w.memory_errors_during_run = v->boolean();
   w.attribution = in.optional_string("attribution").value_or("");
+  if (auto v = in.find("transient_errors")) w.transient_errors = v->count();
   if (auto v = in.find("notes")) w.notes = string_list(*v);
   return w;
 }

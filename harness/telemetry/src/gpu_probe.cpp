@@ -14,10 +14,10 @@ GpuProbe::~GpuProbe() {
   if (sampler_) sampler_->stop();
 }
 
-void GpuProbe::take_sample(bool memory_health) {
+void GpuProbe::take_sample(bool counters) {
   const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   std::lock_guard lock(mutex_);
-  if (auto s = reader_->read(t, memory_health)) samples_.push_back(*s);
+  if (auto s = reader_->read(t, counters)) samples_.push_back(*s);
 }
 
 void GpuProbe::begin() {

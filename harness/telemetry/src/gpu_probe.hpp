@@ -23,7 +23,7 @@ class GpuProbe final : public TelemetryProbe {
   TelemetryWindow end() override;
 
  private:
-  void take_sample(bool memory_health);
+  void take_sample(bool counters);
 
   std::shared_ptr<GpuSensor> reader_;  // shared: one reader per physical GPU
   double period_seconds_;

@@ -1,6 +1,11 @@
-// Reads one GPU's sensors through the NVML function table. A metric whose call fails once
-// (not supported, no permission, symbol missing) is switched off with a note, so the sampler
-// does not pay for it again; NVML_ERROR_GPU_IS_LOST switches the whole reader off.
+// Reads one GPU's sensors through the NVML function table, with the current NVML names and the
+// deprecated ones only where the driver lacks the current symbol. What a failed call means:
+// - NVML_ERROR_GPU_IS_LOST or NVML_ERROR_RESET_REQUIRED: the GPU is gone until a reset; the
+//   whole reader stops (lost()).
+// - an answer that will not change (not supported, no permission, symbol missing, ...): that
+//   metric is switched off with a note, so the sampler does not pay for it again.
+// - anything else (unknown error, timeout, ...) is transient: recorded on the sample and the
+//   metric is read again at the next sample.
 #pragma once
 
 #include <memory>
@@ -18,16 +23,19 @@ class GpuReader final : public GpuSensor {
   GpuReader(std::shared_ptr<NvmlLibrary> nvml, nvmlDevice_t device);
 
   const GpuStatics& statics() const override { return statics_; }
-  // A sample stamped with t_seconds; nullopt once the GPU is lost. `memory_health` also reads
-  // the remapped-row and retired-page counters (a window's first and last sample only).
-  std::optional<GpuSample> read(double t_seconds, bool memory_health = false) override;
+  // A sample stamped with t_seconds; nullopt once the GPU is lost. `counters` also reads the
+  // ECC, remapped-row and retired-page counters (a window's first and last sample only).
+  std::optional<GpuSample> read(double t_seconds, bool counters = false) override;
   bool lost() const override { return !lost_reason_.empty(); }
   const std::string& lost_reason() const override { return lost_reason_; }
 
  private:
-  // Checks a return code: true on success; otherwise switches `enabled` off with a note.
-  bool ok(nvmlReturn_t rc, bool& enabled, const char* metric);
-  std::optional<double> read_power_watts();
+  // True on success; otherwise classifies the error as above. A transient error is added to
+  // `sample` when there is one (else to the notes).
+  bool ok(nvmlReturn_t rc, bool& enabled, const char* metric, GpuSample* sample);
+  std::optional<double> read_power_watts(GpuSample* sample);
+  void read_default_clock();
+  void read_counters(GpuSample& s);
   void read_memory_health(GpuSample& s);
   // False (with a note, once) when the driver lacks `symbol`.
   bool has_symbol(bool present, bool& enabled, const char* metric, const char* symbol);

@@ -28,6 +28,9 @@ struct GpuSample {
   std::optional<bool> row_remap_failure;
   std::optional<std::uint64_t> retired_pages;  // multiple single-bit + double-bit ECC causes
   std::optional<bool> retired_pages_pending;
+  // Calls that failed transiently on this sample ("SM clock: Unknown Error (code 999)"); the
+  // metric is read again at the next sample.
+  std::vector<std::string> transient_errors;
 };
 
 struct GpuStatics {
@@ -39,7 +42,12 @@ struct GpuStatics {
 
 // Clock-event (throttle) reason bits -> names ("sw_power_cap", "hw_thermal", ...), in bit order.
 std::vector<std::string> clock_event_reason_names(std::uint64_t bits);
-// True for the reasons that mean the GPU was held back by power or temperature.
-bool is_power_or_thermal_reason(std::uint64_t bits);
+// Heat or hardware held the clocks back: hw_slowdown, sw/hw thermal slowdown, hw power brake,
+// sync boost. The power cap, gpu_idle and user clock settings are not throttling.
+bool is_throttle_reason(std::uint64_t bits);
+// The board was at its power limit (sw_power_cap).
+bool is_power_cap_reason(std::uint64_t bits);
+// Nothing ran and the clocks were dropping to idle (gpu_idle).
+bool is_idle_reason(std::uint64_t bits);
 
 }  // namespace gpusizer::telemetry

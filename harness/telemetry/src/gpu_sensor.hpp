@@ -13,9 +13,10 @@ class GpuSensor {
  public:
   virtual ~GpuSensor() = default;
   virtual const GpuStatics& statics() const = 0;
-  // A sample stamped with t_seconds; nullopt once the GPU is lost. `memory_health` also reads
-  // the remapped-row and retired-page counters (a window's first and last sample only).
-  virtual std::optional<GpuSample> read(double t_seconds, bool memory_health = false) = 0;
+  // A sample stamped with t_seconds; nullopt once the GPU is lost. `counters` also reads the
+  // ECC, remapped-row and retired-page counters (a window's first and last sample only: they
+  // change rarely, and every call takes the driver's lock).
+  virtual std::optional<GpuSample> read(double t_seconds, bool counters = false) = 0;
   virtual bool lost() const = 0;
   virtual const std::string& lost_reason() const = 0;
 };

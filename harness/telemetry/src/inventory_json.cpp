@@ -30,6 +30,7 @@ nlohmann::json to_json(const NvmlInventory& inv) {
                       {"memory_bytes", m.memory_bytes}});
     }
     j["mig_devices"] = migs;
+    if (!g.mig_enumeration_error.empty()) j["mig_enumeration_error"] = g.mig_enumeration_error;
     gpus.push_back(std::move(j));
   }
   return json{{"available", true},

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 #include "gpu_reader.hpp"
@@ -49,7 +50,58 @@ struct Watched {
   NvmlGpuHandle gpu;
   std::unique_ptr<GpuReader> reader;
   std::optional<std::uint64_t> last_energy_mj;
+  bool first = true;
+  bool reported_lost = false;
 };
+
+std::string label(const NvmlGpuHandle& g) {
+  return "GPU " + std::to_string(g.index) + " (" + g.uuid + ")";
+}
+
+// The reader's note about `metric` ("utilization: Not Supported (code 3)"), if any.
+std::string note_about(const GpuStatics& statics, const std::string& metric) {
+  for (const auto& n : statics.notes) {
+    if (n.rfind(metric, 0) == 0) return n;
+  }
+  return "";
+}
+
+// After a GPU's first sample: each exported series it cannot give, and why.
+void note_unavailable_series(const Watched& w, const GpuSample& s, std::ostream& notes) {
+  struct Series {
+    const char* names;
+    const char* metric;  // the reader's name for it, as its notes start
+    bool present;
+  };
+  const Series series[] = {
+      {"utilization_gpu, utilization_memory", "utilization", s.gpu_utilization_percent.has_value()},
+      {"power_watts", "power", s.power_watts.has_value()},
+      {"energy_joules", "energy counter", s.energy_millijoules.has_value()},
+      {"sm_clock_mhz", "SM clock", s.sm_clock_mhz.has_value()},
+      {"memory_clock_mhz", "memory clock", s.memory_clock_mhz.has_value()},
+      {"temperature_celsius", "temperature", s.temperature_celsius.has_value()},
+      {"throttled, power_capped, clock_event_reason", "clock-event reasons",
+       s.clock_event_reasons.has_value()},
+      {"ecc_corrected_volatile, ecc_uncorrected_volatile", "ECC counters",
+       s.ecc_corrected_volatile.has_value()},
+  };
+  const bool mig = w.gpu.mig_current && *w.gpu.mig_current == NVML_DEVICE_MIG_ENABLE;
+  for (const auto& x : series) {
+    if (x.present) continue;
+    std::string why = note_about(w.reader->statics(), x.metric);
+    if (why.empty()) why = std::string(x.metric) + ": no reading";
+    std::string line = "monitor: " + label(w.gpu) + ": " + x.names + " unavailable (" + why + ")";
+    if (mig && std::string(x.metric) == "utilization")
+      line +=
+          "; the GPU is in MIG mode, where NVML gives no whole-GPU utilization; per-instance "
+          "GPM metrics are not collected by gpusizer";
+    notes << line << '\n';
+  }
+  for (const auto& n : w.reader->statics().notes) {
+    if (n.find("deprecated") != std::string::npos || n.find("at start-up") != std::string::npos)
+      notes << "monitor: " << label(w.gpu) << ": " << n << '\n';
+  }
+}
 
 }  // namespace
 
@@ -62,8 +114,11 @@ int run_monitor(const MonitorOptions& options, std::ostream& out) {
   std::vector<Watched> watched;
   for (auto& g : enumerate_gpus(*nvml, notes)) {
     auto reader = std::make_unique<GpuReader>(nvml, g.handle);
-    watched.push_back(Watched{std::move(g), std::move(reader), std::nullopt});
+    watched.push_back(Watched{std::move(g), std::move(reader), std::nullopt, true, false});
   }
+  std::ostringstream discarded;
+  std::ostream& note = options.notes ? *options.notes : discarded;
+  for (const auto& n : notes) note << "monitor: " << n << '\n';
   if (watched.empty()) throw RuntimeError("monitor: NVML reports no GPU");
 
   std::ofstream file;
@@ -85,8 +140,18 @@ int run_monitor(const MonitorOptions& options, std::ostream& out) {
                             .count();
     std::vector<MonitorSample> samples;
     for (auto& w : watched) {
-      auto s = w.reader->read(t);
-      if (!s) continue;  // lost GPU: drop it from this and later samples
+      auto s = w.reader->read(t, true);
+      if (!s) {  // lost GPU: drop it from this and later samples
+        if (!w.reported_lost)
+          note << "monitor: " << label(w.gpu) << ": " << w.reader->lost_reason()
+               << "; no more samples from it\n";
+        w.reported_lost = true;
+        continue;
+      }
+      if (w.first) note_unavailable_series(w, *s, note);
+      w.first = false;
+      for (const auto& e : s->transient_errors)
+        note << "monitor: " << label(w.gpu) << ": " << e << " (transient; read again next time)\n";
       MonitorSample m{w.gpu.index, w.gpu.uuid, w.gpu.name, *s, std::nullopt};
       if (s->energy_millijoules && w.last_energy_mj && *s->energy_millijoules >= *w.last_energy_mj)
         m.interval_energy_joules =
@@ -104,6 +169,7 @@ int run_monitor(const MonitorOptions& options, std::ostream& out) {
       out.flush();
     }
     if (!lines) throw RuntimeError("monitor: write failed");
+    note.flush();
   }
   return 0;
 }

@@ -20,7 +20,12 @@ std::string join_reasons(const GpuSample& s) {
 
 std::optional<double> throttled_value(const GpuSample& s) {
   if (!s.clock_event_reasons) return std::nullopt;
-  return is_power_or_thermal_reason(*s.clock_event_reasons) ? 1.0 : 0.0;
+  return is_throttle_reason(*s.clock_event_reasons) ? 1.0 : 0.0;
+}
+
+std::optional<double> power_capped_value(const GpuSample& s) {
+  if (!s.clock_event_reasons) return std::nullopt;
+  return is_power_cap_reason(*s.clock_event_reasons) ? 1.0 : 0.0;
 }
 
 template <typename T>
@@ -69,6 +74,7 @@ std::string emf_line(const MonitorSample& s, const std::string& host, std::int64
       {"memory_clock_mhz", "None", g.memory_clock_mhz},
       {"temperature_celsius", "None", g.temperature_celsius},
       {"throttled", "Count", throttled_value(g)},
+      {"power_capped", "Count", power_capped_value(g)},
       {"ecc_corrected_volatile", "Count", as_double(g.ecc_corrected_volatile)},
       {"ecc_uncorrected_volatile", "Count", as_double(g.ecc_uncorrected_volatile)},
   };
@@ -130,8 +136,12 @@ std::string prometheus_text(const std::vector<MonitorSample>& samples, const std
       {"gpusizer_temperature_celsius", "gauge", "GPU temperature.",
        [](const MonitorSample& s) { return s.sample.temperature_celsius; }},
       {"gpusizer_throttled", "gauge",
-       "1 when a power or thermal clock-event reason is active (NVML).",
+       "1 when a thermal, hardware-slowdown, power-brake or sync-boost clock-event reason is "
+       "active (NVML); the power cap is gpusizer_power_capped.",
        [](const MonitorSample& s) { return throttled_value(s.sample); }},
+      {"gpusizer_power_capped", "gauge",
+       "1 when the board is at its power limit (NVML clock-event reason sw_power_cap).",
+       [](const MonitorSample& s) { return power_capped_value(s.sample); }},
       {"gpusizer_ecc_volatile_corrected_total", "counter",
        "Corrected ECC errors since driver load (volatile).",
        [](const MonitorSample& s) { return as_double(s.sample.ecc_corrected_volatile); }},

@@ -33,7 +33,15 @@ std::vector<std::string> clock_event_reason_names(std::uint64_t) {
   return {};
 }
 
-bool is_power_or_thermal_reason(std::uint64_t) {
+bool is_throttle_reason(std::uint64_t) {
+  return false;
+}
+
+bool is_power_cap_reason(std::uint64_t) {
+  return false;
+}
+
+bool is_idle_reason(std::uint64_t) {
   return false;
 }
 

@@ -10,6 +10,79 @@ std::string device_string(const NvmlLibrary&, nvmlDevice_t device,
   return buf;
 }
 
+namespace {
+
+std::string describe(const NvmlLibrary& nvml, const char* call, nvmlReturn_t rc) {
+  return std::string(call) + ": " + nvml_error_name(rc) + " (" + nvml.error_text(rc) + ")";
+}
+
+// Only NOT_FOUND is an empty slot (MIG devices need not be contiguous). Any other error (no
+// permission in a pod without MIG monitoring rights, an uninitialised driver...) means the list
+// is incomplete: it is recorded, never taken for "no slices".
+void list_mig_devices(const NvmlLibrary& nvml, NvmlGpuHandle& g) {
+  const NvmlApi& api = nvml.api();
+  if (!api.max_mig_device_count || !api.mig_device_handle_by_index) {
+    g.mig_enumeration_error =
+        "nvmlDeviceGetMaxMigDeviceCount / nvmlDeviceGetMigDeviceHandleByIndex missing in this "
+        "driver";
+    return;
+  }
+  unsigned int max_mig = 0;
+  if (nvmlReturn_t rc = api.max_mig_device_count(g.handle, &max_mig); rc != NVML_SUCCESS) {
+    g.mig_enumeration_error = describe(nvml, "nvmlDeviceGetMaxMigDeviceCount", rc);
+    return;
+  }
+  for (unsigned int m = 0; m < max_mig; ++m) {
+    NvmlMigHandle mig;
+    const nvmlReturn_t rc = api.mig_device_handle_by_index(g.handle, m, &mig.handle);
+    if (rc == NVML_ERROR_NOT_FOUND) continue;
+    if (rc != NVML_SUCCESS) {
+      if (g.mig_enumeration_error.empty())
+        g.mig_enumeration_error = describe(nvml, "nvmlDeviceGetMigDeviceHandleByIndex", rc);
+      continue;
+    }
+    mig.uuid = device_string(nvml, mig.handle, api.uuid);
+    g.mig_devices.push_back(std::move(mig));
+  }
+}
+
+}  // namespace
+
+std::string nvml_error_name(nvmlReturn_t rc) {
+  switch (rc) {
+    case NVML_SUCCESS:
+      return "NVML_SUCCESS";
+    case NVML_ERROR_UNINITIALIZED:
+      return "NVML_ERROR_UNINITIALIZED";
+    case NVML_ERROR_INVALID_ARGUMENT:
+      return "NVML_ERROR_INVALID_ARGUMENT";
+    case NVML_ERROR_NOT_SUPPORTED:
+      return "NVML_ERROR_NOT_SUPPORTED";
+    case NVML_ERROR_NO_PERMISSION:
+      return "NVML_ERROR_NO_PERMISSION";
+    case NVML_ERROR_NOT_FOUND:
+      return "NVML_ERROR_NOT_FOUND";
+    case NVML_ERROR_INSUFFICIENT_SIZE:
+      return "NVML_ERROR_INSUFFICIENT_SIZE";
+    case NVML_ERROR_DRIVER_NOT_LOADED:
+      return "NVML_ERROR_DRIVER_NOT_LOADED";
+    case NVML_ERROR_TIMEOUT:
+      return "NVML_ERROR_TIMEOUT";
+    case NVML_ERROR_GPU_IS_LOST:
+      return "NVML_ERROR_GPU_IS_LOST";
+    case NVML_ERROR_RESET_REQUIRED:
+      return "NVML_ERROR_RESET_REQUIRED";
+    case NVML_ERROR_IN_USE:
+      return "NVML_ERROR_IN_USE";
+    case NVML_ERROR_MEMORY:
+      return "NVML_ERROR_MEMORY";
+    case NVML_ERROR_UNKNOWN:
+      return "NVML_ERROR_UNKNOWN";
+    default:
+      return "NVML error " + std::to_string(static_cast<int>(rc));
+  }
+}
+
 std::vector<NvmlGpuHandle> enumerate_gpus(const NvmlLibrary& nvml,
                                           std::vector<std::string>& notes) {
   const NvmlApi& api = nvml.api();
@@ -33,18 +106,7 @@ std::vector<NvmlGpuHandle> enumerate_gpus(const NvmlLibrary& nvml,
       g.mig_current = current;
       g.mig_pending = pending;
     }
-    unsigned int max_mig = 0;
-    if (g.mig_current == NVML_DEVICE_MIG_ENABLE && api.max_mig_device_count &&
-        api.mig_device_handle_by_index &&
-        api.max_mig_device_count(g.handle, &max_mig) == NVML_SUCCESS) {
-      for (unsigned int m = 0; m < max_mig; ++m) {
-        NvmlMigHandle mig;
-        // NOT_FOUND for unused indices: MIG devices need not be contiguous.
-        if (api.mig_device_handle_by_index(g.handle, m, &mig.handle) != NVML_SUCCESS) continue;
-        mig.uuid = device_string(nvml, mig.handle, api.uuid);
-        g.mig_devices.push_back(std::move(mig));
-      }
-    }
+    if (g.mig_current == NVML_DEVICE_MIG_ENABLE) list_mig_devices(nvml, g);
     gpus.push_back(std::move(g));
   }
   return gpus;

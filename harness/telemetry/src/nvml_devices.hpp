@@ -22,10 +22,17 @@ struct NvmlGpuHandle {
   std::optional<unsigned int> mig_current;  // NVML_DEVICE_MIG_ENABLE / DISABLE
   std::optional<unsigned int> mig_pending;
   std::vector<NvmlMigHandle> mig_devices;  // empty unless MIG is enabled
+  // Why the MIG devices could not all be listed ("" when they could): an NVML error other than
+  // NOT_FOUND (an empty slot), e.g. "nvmlDeviceGetMigDeviceHandleByIndex: NVML_ERROR_NO_PERMISSION
+  // (Insufficient Permissions)" in a pod without MIG monitoring rights.
+  std::string mig_enumeration_error;
 };
 
 // Every GPU NVML can open (a GPU whose handle fails is skipped with a note in `notes`).
 std::vector<NvmlGpuHandle> enumerate_gpus(const NvmlLibrary& nvml, std::vector<std::string>& notes);
+
+// "NVML_ERROR_NO_PERMISSION" for NVML_ERROR_NO_PERMISSION; "NVML error <code>" for others.
+std::string nvml_error_name(nvmlReturn_t rc);
 
 std::string device_string(const NvmlLibrary& nvml, nvmlDevice_t device,
                           decltype(&::nvmlDeviceGetName) fn);

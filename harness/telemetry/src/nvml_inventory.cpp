@@ -104,6 +104,9 @@ NvmlInventory nvml_inventory() {
     g.default_sm_clock_mhz = reader.statics().default_sm_clock_mhz;
     g.default_sm_clock_source = reader.statics().default_sm_clock_source;
     for (const auto& m : h.mig_devices) g.mig_devices.push_back(describe_mig(*nvml, m));
+    g.mig_enumeration_error = h.mig_enumeration_error;
+    if (!g.mig_enumeration_error.empty())
+      inv.notes.push_back(g.id + ": MIG devices not listed: " + g.mig_enumeration_error);
     for (const auto& m : g.mig_devices) inv.mig_targets.push_back(mig_target(g, m));
     inv.gpus.push_back(std::move(g));
   }

@@ -32,7 +32,9 @@ NvmlApi resolve_all(void* h) {
   resolve(h, a.clock_info, "nvmlDeviceGetClockInfo");
   resolve(h, a.max_clock_info, "nvmlDeviceGetMaxClockInfo");
   resolve(h, a.default_applications_clock, "nvmlDeviceGetDefaultApplicationsClock");
+  resolve(h, a.clock, "nvmlDeviceGetClock");
   resolve(h, a.temperature, "nvmlDeviceGetTemperature");
+  resolve(h, a.temperature_v, "nvmlDeviceGetTemperatureV");
   resolve(h, a.clocks_event_reasons, "nvmlDeviceGetCurrentClocksEventReasons");
   resolve(h, a.clocks_throttle_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
   resolve(h, a.total_ecc_errors, "nvmlDeviceGetTotalEccErrors");

@@ -32,7 +32,9 @@ struct NvmlApi {
   decltype(&::nvmlDeviceGetClockInfo) clock_info = nullptr;
   decltype(&::nvmlDeviceGetMaxClockInfo) max_clock_info = nullptr;
   decltype(&::nvmlDeviceGetDefaultApplicationsClock) default_applications_clock = nullptr;
-  decltype(&::nvmlDeviceGetTemperature) temperature = nullptr;
+  decltype(&::nvmlDeviceGetClock) clock = nullptr;  // current name for the default clock
+  decltype(&::nvmlDeviceGetTemperature) temperature = nullptr;  // deprecated: TemperatureV
+  decltype(&::nvmlDeviceGetTemperatureV) temperature_v = nullptr;
   decltype(&::nvmlDeviceGetCurrentClocksEventReasons) clocks_event_reasons = nullptr;
   decltype(&::nvmlDeviceGetCurrentClocksThrottleReasons) clocks_throttle_reasons = nullptr;
   decltype(&::nvmlDeviceGetTotalEccErrors) total_ecc_errors = nullptr;

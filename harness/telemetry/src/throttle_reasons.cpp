@@ -9,23 +9,40 @@
 namespace gpusizer::telemetry {
 namespace {
 
+// What a reason means for a measurement (NVML docs, nvml.h 12.9):
+//   power cap: sw_power_cap, the board holding its power limit: a heavy GEMM on an H100/H200
+//     sits there by design (seen on every sample on an H200, driver 580). Not a fault.
+//   throttle: heat or hardware holding the clocks back (hw_slowdown, sw/hw thermal slowdown,
+//     hw power brake from the power supply) and sync boost (held to a slower GPU of its group).
+//   none: gpu_idle, clocks set by the user (applications / display clock settings).
+enum class ReasonClass { kNone, kPowerCap, kThrottle };
+
 struct ReasonBit {
   unsigned long long bit;
   const char* name;
-  bool power_or_thermal;
+  ReasonClass kind;
 };
 
 constexpr std::array<ReasonBit, 9> kReasons{{
-    {nvmlClocksEventReasonGpuIdle, "gpu_idle", false},
-    {nvmlClocksEventReasonApplicationsClocksSetting, "applications_clocks_setting", false},
-    {nvmlClocksEventReasonSwPowerCap, "sw_power_cap", true},
-    {nvmlClocksThrottleReasonHwSlowdown, "hw_slowdown", true},
-    {nvmlClocksEventReasonSyncBoost, "sync_boost", false},
-    {nvmlClocksEventReasonSwThermalSlowdown, "sw_thermal_slowdown", true},
-    {nvmlClocksThrottleReasonHwThermalSlowdown, "hw_thermal_slowdown", true},
-    {nvmlClocksThrottleReasonHwPowerBrakeSlowdown, "hw_power_brake_slowdown", true},
-    {nvmlClocksEventReasonDisplayClockSetting, "display_clock_setting", false},
+    {nvmlClocksEventReasonGpuIdle, "gpu_idle", ReasonClass::kNone},
+    {nvmlClocksEventReasonApplicationsClocksSetting, "applications_clocks_setting",
+     ReasonClass::kNone},
+    {nvmlClocksEventReasonSwPowerCap, "sw_power_cap", ReasonClass::kPowerCap},
+    {nvmlClocksThrottleReasonHwSlowdown, "hw_slowdown", ReasonClass::kThrottle},
+    {nvmlClocksEventReasonSyncBoost, "sync_boost", ReasonClass::kThrottle},
+    {nvmlClocksEventReasonSwThermalSlowdown, "sw_thermal_slowdown", ReasonClass::kThrottle},
+    {nvmlClocksThrottleReasonHwThermalSlowdown, "hw_thermal_slowdown", ReasonClass::kThrottle},
+    {nvmlClocksThrottleReasonHwPowerBrakeSlowdown, "hw_power_brake_slowdown",
+     ReasonClass::kThrottle},
+    {nvmlClocksEventReasonDisplayClockSetting, "display_clock_setting", ReasonClass::kNone},
 }};
+
+bool any_of_class(std::uint64_t bits, ReasonClass kind) {
+  for (const auto& r : kReasons) {
+    if (r.kind == kind && (bits & r.bit)) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -43,11 +60,16 @@ std::vector<std::string> clock_event_reason_names(std::uint64_t bits) {
   return names;
 }
 
-bool is_power_or_thermal_reason(std::uint64_t bits) {
-  for (const auto& r : kReasons) {
-    if (r.power_or_thermal && (bits & r.bit)) return true;
-  }
-  return false;
+bool is_throttle_reason(std::uint64_t bits) {
+  return any_of_class(bits, ReasonClass::kThrottle);
+}
+
+bool is_power_cap_reason(std::uint64_t bits) {
+  return any_of_class(bits, ReasonClass::kPowerCap);
+}
+
+bool is_idle_reason(std::uint64_t bits) {
+  return (bits & nvmlClocksEventReasonGpuIdle) != 0;
 }
 
 }  // namespace gpusizer::telemetry

@@ -1,7 +1,9 @@
 #include "window_summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <utility>
 
@@ -66,6 +68,82 @@ std::string percent_text(double x) {
   return buf;
 }
 
+std::string joules_text(double j) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g J", j);
+  return buf;
+}
+
+// Busy: the GPU ran something. Utilisation > 0 where NVML gives it; otherwise (a MIG-enabled
+// GPU has no utilisation) any sample without the gpu_idle reason; with neither, every sample.
+bool busy(const GpuSample& s) {
+  if (s.gpu_utilization_percent) return *s.gpu_utilization_percent > 0;
+  if (s.clock_event_reasons) return !is_idle_reason(*s.clock_event_reasons);
+  return true;
+}
+
+// How many times the counter advanced between consecutive samples that carry it.
+std::optional<std::uint64_t> counter_updates(const std::vector<GpuSample>& samples) {
+  std::optional<std::uint64_t> last;
+  std::uint64_t updates = 0;
+  for (const auto& s : samples) {
+    if (!s.energy_millijoules) continue;
+    if (last && *s.energy_millijoules != *last) ++updates;
+    last = s.energy_millijoules;
+  }
+  if (!last) return std::nullopt;
+  return updates;
+}
+
+void cross_check_energy(TelemetryWindow& w) {
+  if (w.energy_method != "energy counter delta" || !w.energy_joules ||
+      !w.energy_integrated_joules || w.duration_seconds <= 0)
+    return;
+  const double counter = *w.energy_joules, integrated = *w.energy_integrated_joules;
+  const double larger = std::max(counter, integrated);
+  if (larger <= 0) return;
+  const double difference = std::fabs(counter - integrated) / larger;
+  const double margin =
+      kEnergyDisagreementMargin + kEnergyCounterPeriodSeconds / w.duration_seconds;
+  if (difference <= margin) return;
+  w.energy_counter_disagrees = true;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f s", w.duration_seconds);
+  w.notes.push_back("energy counter " + joules_text(counter) + " vs integrated power samples " +
+                    joules_text(integrated) + ": differ by " + percent_text(difference) +
+                    " of the larger (margin " + percent_text(margin) +
+                    " = 10% + 0.1 s counter period / " + buf + ")");
+}
+
+void summarize_reasons(const std::vector<GpuSample>& samples, TelemetryWindow& w) {
+  std::uint64_t any = 0;
+  std::size_t with_reasons = 0;
+  std::map<std::string, std::size_t> counts;
+  for (const auto& s : samples) {
+    if (!s.clock_event_reasons) continue;
+    ++with_reasons;
+    any |= *s.clock_event_reasons;
+    for (const auto& name : clock_event_reason_names(*s.clock_event_reasons)) ++counts[name];
+  }
+  w.throttle_reasons = clock_event_reason_names(any);
+  for (const auto& [name, n] : counts)
+    w.throttle_reason_shares[name] = static_cast<double>(n) / static_cast<double>(with_reasons);
+  w.throttled = is_throttle_reason(any);
+  w.power_capped = is_power_cap_reason(any);
+}
+
+void summarize_transient_errors(const std::vector<GpuSample>& samples, TelemetryWindow& w) {
+  std::map<std::string, std::size_t> counts;
+  for (const auto& s : samples) {
+    for (const auto& e : s.transient_errors) ++counts[e];
+  }
+  for (const auto& [error, n] : counts) {
+    w.transient_errors += n;
+    w.notes.push_back(error + " on " + std::to_string(n) + " of " + std::to_string(samples.size()) +
+                      " samples (transient: retried)");
+  }
+}
+
 }  // namespace
 
 std::optional<double> integrate_power_joules(const std::vector<GpuSample>& samples) {
@@ -112,10 +190,12 @@ TelemetryWindow summarize_gpu_window(const std::vector<GpuSample>& samples,
   if (auto mj = counter_delta(samples, [](const GpuSample& s) { return s.energy_millijoules; })) {
     w.energy_joules = static_cast<double>(*mj) / 1000.0;
     w.energy_method = "energy counter delta";
+    w.energy_counter_updates = counter_updates(samples);
   } else if (integrated) {
     w.energy_joules = integrated;
     w.energy_method = "integrated power samples";
   }
+  cross_check_energy(w);
 
   w.sm_clock_mean_mhz = mean_of(samples, [](const GpuSample& s) { return s.sm_clock_mhz; });
   w.memory_clock_mean_mhz = mean_of(samples, [](const GpuSample& s) { return s.memory_clock_mhz; });
@@ -130,17 +210,28 @@ TelemetryWindow summarize_gpu_window(const std::vector<GpuSample>& samples,
   }
   w.sm_clock_default_mhz = statics.default_sm_clock_mhz;
   w.sm_clock_default_source = statics.default_sm_clock_source;
-  if (w.sm_clock_mean_mhz && w.sm_clock_default_mhz && *w.sm_clock_default_mhz > 0)
-    w.sm_clock_ratio = *w.sm_clock_mean_mhz / *w.sm_clock_default_mhz;
+  std::vector<GpuSample> busy_samples;
+  for (const auto& s : samples) {
+    if (busy(s)) busy_samples.push_back(s);
+  }
+  w.busy_sample_count = busy_samples.size();
+  w.sm_clock_busy_mean_mhz =
+      mean_of(busy_samples, [](const GpuSample& s) { return s.sm_clock_mhz; });
+  if (w.sm_clock_busy_mean_mhz && w.sm_clock_default_mhz && *w.sm_clock_default_mhz > 0)
+    w.sm_clock_ratio = *w.sm_clock_busy_mean_mhz / *w.sm_clock_default_mhz;
 
-  std::uint64_t reasons = 0;
-  for (const auto& s : samples) reasons |= s.clock_event_reasons.value_or(0);
-  w.throttle_reasons = clock_event_reason_names(reasons);
-  w.throttled = is_power_or_thermal_reason(reasons);
+  summarize_reasons(samples, w);
   if (w.sm_clock_ratio && *w.sm_clock_ratio < kThrottleClockRatio) {
-    w.throttled = true;
-    w.notes.push_back("mean SM clock " + percent_text(*w.sm_clock_ratio) +
-                      " of default (< 75%: throttled by nvbench's rule)");
+    const std::string clock =
+        "mean SM clock over busy samples " + percent_text(*w.sm_clock_ratio) + " of default (< 75%";
+    if (w.throttled) {
+      w.notes.push_back(clock + ", with a throttle reason)");
+    } else if (w.power_capped) {
+      w.notes.push_back(clock + ") with the SW power cap active: power_capped, not throttled");
+    } else {
+      w.throttled = true;
+      w.notes.push_back(clock + " and no reason: throttled by nvbench's rule)");
+    }
   }
 
   w.ecc_corrected_delta =
@@ -167,6 +258,7 @@ TelemetryWindow summarize_gpu_window(const std::vector<GpuSample>& samples,
                                w.retired_pages_delta.value_or(0) > 0 ||
                                appeared(samples, remap_pending) ||
                                appeared(samples, remap_failure) || appeared(samples, pages_pending);
+  summarize_transient_errors(samples, w);
   return w;
 }
 

@@ -47,6 +47,7 @@ struct ChildResult {
   Target target;
   std::string child_target_id = "gpu0";
   std::vector<Record> records;        // from the child's report (even after a crash)
+  std::vector<Target> child_targets;  // the child report's targets (how it named the slice)
   std::vector<std::string> warnings;  // the child report's own warnings
   std::string failure;                // "" when the child exited 0
   int exit_code = 0;                  // child's exit code, or 128 + signal
@@ -70,7 +71,8 @@ std::vector<ChildResult> run_children(const std::vector<ChildSpec>& children, bo
 std::optional<double> wait_at_start_barrier();
 
 // Adds a child's records to the parent report: the record ids and targets name the slice (the
-// child saw it as its only GPU, "gpu0") and each record carries the mode. Failures become warnings.
+// child saw it as its only GPU and named it by its UUID, or "gpu0" where it could not) and each
+// record carries the mode. Failures become warnings.
 // The start barrier goes into target_telemetry[slice]["concurrent_start_barrier"] and each
 // record's details ("start_barrier"); a child that missed it, or a timeout, becomes a warning.
 void merge_child_result(Report& parent, const ChildResult& result, const std::string& mode);

@@ -23,9 +23,15 @@ class CombinedProbe final : public TelemetryProbe {
 // The sum of windows observed at the same time on different devices: energy and power add up
 // (absent on one device -> absent); counter deltas (ECC, remapped rows, retired pages) add up
 // over the devices that count them; flags and end-of-window states (ECC / memory errors, row
-// remap pending / failure, retired pages pending, throttled) are or-ed; throttle reasons are
-// the union; every device's notes are kept.
+// remap pending / failure, retired pages pending, throttled, power_capped, energy counter
+// disagreement) are or-ed; throttle reasons are the union and each reason's share the largest
+// on any device; energy counter updates are the fewest any device saw; transient errors add up;
+// every device's notes are kept.
 TelemetryWindow sum_windows(const std::vector<TelemetryWindow>& windows);
+
+// Repetitions of one case: clock-event reason shares weighted by sample count; energy counter
+// updates, busy samples and transient errors added up (used by merge_windows).
+void merge_clock_events(const std::vector<TelemetryWindow>& windows, TelemetryWindow& merged);
 
 // A counter delta (ECC, remapped rows, retired pages) added over the windows that count it;
 // nullopt only when none does (a device that cannot count says so in its notes). Used both for

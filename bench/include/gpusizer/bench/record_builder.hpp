@@ -26,6 +26,10 @@ struct CaseOutcome {
   std::string peak_source;
   // Idle board/package power of the target, measured before the suite: energy above idle.
   std::optional<double> idle_power_watts;
+  // The target is a MIG slice: its telemetry is the whole board's, shared with the other slices,
+  // so energy is recorded only as board_energy_per_op, never as the slice's energy_per_op or
+  // FLOP/J.
+  bool shared_board = false;
   std::optional<std::string> skipped_reason;
   std::optional<std::string> error;
   std::string started_at;

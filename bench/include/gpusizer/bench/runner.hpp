@@ -11,6 +11,7 @@
 
 #include "gpusizer/bench/case.hpp"
 #include "gpusizer/clock.hpp"
+#include "gpusizer/kernels/backend.hpp"
 #include "gpusizer/report.hpp"
 #include "gpusizer/telemetry_probe.hpp"
 
@@ -27,7 +28,13 @@ struct RunOptions {
   bool tiny = false;         // smoke sizes (tests)
   bool cpu = true;
   bool gpus = true;
-  std::vector<int> gpu_indices;
+  std::vector<int> gpu_indices;  // CUDA ordinals (only when NVML cannot name the devices)
+  // From device selection (harness/telemetry/device_selection.hpp): the devices NVML lists, by
+  // which each CUDA device is named, the MIG GPUs whose slices NVML could not list, and what was
+  // selected and why (recorded as settings["device_selection"]; null: not recorded).
+  std::vector<Target> known_devices;
+  std::vector<std::string> gpus_with_unlisted_slices;
+  nlohmann::json device_selection;
   std::optional<InstanceType> instance_type;
   bool list_only = false;                   // plan only: RunResult::planned_ids, nothing runs
   int progress = -1;                        // -1 auto (stderr is a terminal), 0 off, 1 on
@@ -41,6 +48,19 @@ struct RunOptions {
   // is measured: MIG children in concurrent mode wait there at the start barrier.
   std::function<void()> before_first_case;
 };
+
+// GPU telemetry windows last at least this long: NVML's energy counter updates about every
+// 100 ms (median 100.0 ms on an H200, driver 580), so a shorter window misjudges energy.
+inline constexpr double kGpuTelemetryWindowSeconds = 1.0;
+
+// Opens each GPU backend's context, then measures idle power: the baseline is a device with a
+// context open and nothing running, the state every benchmark starts from. A backend whose
+// context cannot be opened is named in `warnings`. Returns the provider's idle facts, each GPU
+// entry with its "conditions".
+nlohmann::json measure_idle_with_contexts(const std::vector<kernels::Backend*>& backends,
+                                          const std::vector<Target>& targets,
+                                          TelemetryProvider& telemetry,
+                                          std::vector<std::string>& warnings);
 
 struct RunResult {
   Report report;

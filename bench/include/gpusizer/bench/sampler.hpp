@@ -21,6 +21,11 @@ struct SamplingPolicy {
   double max_noise = 0.005;           // coefficient of variation to reach (0.5 %)
   double time_cap_seconds = 15;       // wall time cap for the sampling loop
   double min_sample_seconds = 0.002;  // each sample at least this long (ops batched)
+  // Telemetry on a GPU: the loop (and so the telemetry window around it) lasts at least this
+  // long. NVML's energy counter updates about every 100 ms, so a 0.1-0.5 s window sees only 1-5
+  // updates and its energy can be off by 20-100 %. A statistical stop before then is held back
+  // and the benchmark keeps being sampled (never idle padding); the caps still stop it. 0: off.
+  double min_window_seconds = 0;
 };
 
 struct SampleSet {
@@ -29,11 +34,20 @@ struct SampleSet {
   std::size_t total_ops = 0;    // including the calibration run
   double measured_seconds = 0;  // sum of timed seconds of all samples
   double wall_seconds = 0;      // wall time of the whole loop
-  std::string stop_reason;      // "converged" | "noise_stable" | "time_cap" | "sample_cap"
+  // "converged" | "noise_stable" | "time_cap" | "sample_cap"; "+telemetry_window" appended when
+  // the rule was met earlier and sampling went on to fill min_window_seconds.
+  std::string stop_reason;
 };
 
 // Runs `w` (already warmed up) until the policy says stop. Throws whatever the workload throws.
 SampleSet take_samples(kernels::Workload& w, const SamplingPolicy& policy);
+
+// The telemetry-window rule on top of stop_reason(), pure: a statistical stop ("converged",
+// "noise_stable") before `min_window_seconds` of wall time becomes "" (keep sampling) and sets
+// `held_back`; once the window is long enough a stop that was held back says so
+// ("converged+telemetry_window"). The caps ("time_cap", "sample_cap") always stop.
+std::string apply_min_window(const std::string& reason, double wall_seconds,
+                             double min_window_seconds, bool& held_back);
 
 // Pure decision function, unit-tested: given per-op times so far, measured time and the history
 // of noise estimates, should sampling stop, and why ("" = continue).

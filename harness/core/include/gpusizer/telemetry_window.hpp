@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,12 @@ struct TelemetryWindow {
   std::string energy_method;  // "energy counter delta" | "integrated power samples"
   // Cross-check: trapezoidal integral of the power samples over the window (J).
   std::optional<double> energy_integrated_joules;
+  // How many times the energy counter advanced between the window's samples (a real driver
+  // updates it about every 100 ms; fewer than ~10 updates make the counter delta coarse).
+  std::optional<std::uint64_t> energy_counter_updates;
+  // Counter and integrated energy differ by more than kEnergyDisagreementMargin + one counter
+  // period / duration (the notes give both figures).
+  bool energy_counter_disagrees = false;
 
   // Board power statistics from the samples (W).
   std::string power_field;  // "instant" | "average (1 s)" | "rapl energy rate"
@@ -39,7 +46,10 @@ struct TelemetryWindow {
   std::optional<double> sm_clock_mean_mhz;
   std::optional<double> sm_clock_default_mhz;
   std::string sm_clock_default_source;   // "default applications clock" | "max SM clock"
-  std::optional<double> sm_clock_ratio;  // mean / default
+  std::optional<double> sm_clock_ratio;  // busy mean / default
+  // Busy samples: GPU utilisation > 0, or (no utilisation reading) no gpu_idle reason.
+  std::optional<std::uint64_t> busy_sample_count;
+  std::optional<double> sm_clock_busy_mean_mhz;
   std::optional<double> memory_clock_mean_mhz;
   std::optional<double> gpu_utilization_mean_percent;
   std::optional<double> memory_utilization_mean_percent;
@@ -47,7 +57,14 @@ struct TelemetryWindow {
 
   // Clock-event (throttle) reasons seen in any sample, e.g. "sw_power_cap", "hw_thermal".
   std::vector<std::string> throttle_reasons;
+  // Share of the samples that read clock-event reasons in which each reason was active (0..1).
+  std::map<std::string, double> throttle_reason_shares;
+  // Held back by heat or hardware (hw_slowdown, sw/hw thermal, hw power brake, sync boost), or
+  // busy SM clocks under 75 % of default with no power cap to explain them.
   bool throttled = false;
+  // At the board's power limit (sw_power_cap): what a heavy GEMM on an H100/H200 is designed to
+  // do; not a fault, kept apart from `throttled`.
+  bool power_capped = false;
   // ECC: corrected/uncorrected volatile error counts that changed during the window.
   std::optional<std::uint64_t> ecc_corrected_delta;
   std::optional<std::uint64_t> ecc_uncorrected_delta;
@@ -67,6 +84,9 @@ struct TelemetryWindow {
 
   // How the energy of a shared device was attributed (MIG slices share one board).
   std::string attribution;  // "whole device" | "share of concurrently loaded GPU: ..." | ""
+
+  // NVML calls that failed transiently (and were retried at the next sample) in this window.
+  std::uint64_t transient_errors = 0;
 
   // Metrics missing on this device and why ("utilization: Not Supported"), GPU lost, ...
   std::vector<std::string> notes;

@@ -79,6 +79,11 @@ class Backend {
   // The target this backend runs on, as it appears in the report.
   virtual const Target& target() const = 0;
 
+  // Makes the device's context exist now and keeps it for the backend's lifetime (a CUDA device
+  // draws more power with a context open than without). The runner calls it before measuring
+  // idle power, so the idle baseline is the state every benchmark starts from. Throws on failure.
+  virtual void open_context() {}
+
   virtual std::unique_ptr<Workload> stream(const StreamCase& c) = 0;
   virtual std::unique_ptr<Workload> copy(const CopyCase& c) = 0;
   virtual std::unique_ptr<Workload> gemm(const GemmCase& c) = 0;

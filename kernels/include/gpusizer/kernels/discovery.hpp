@@ -15,7 +15,13 @@ namespace gpusizer::kernels {
 struct DiscoveryOptions {
   bool cpu = true;
   bool gpus = true;
-  std::vector<int> gpu_indices;  // empty = all
+  std::vector<int> gpu_indices;  // CUDA ordinals; empty = all CUDA exposes
+  // The GPUs and MIG slices NVML lists (targets with NVML ids and UUIDs): each CUDA device is
+  // named by its UUID from this list (identify_device, device_identity.hpp). Empty: NVML is
+  // unavailable and devices are "gpu<CUDA ordinal>".
+  std::vector<Target> known_devices;
+  // GPUs in MIG mode whose slices NVML could not list (e.g. NVML_ERROR_NO_PERMISSION).
+  std::vector<std::string> gpus_with_unlisted_slices;
 };
 
 struct GpuDiscovery {

@@ -17,6 +17,9 @@ struct MonitorOptions {
   std::string emf_namespace = "gpusizer";
   std::map<std::string, std::string> dimensions;  // extra EMF dimensions / Prometheus labels
   const std::atomic<bool>* stop_requested = nullptr;
+  // Where the notes go (the CLI: stderr): per GPU, each series that is unavailable and why,
+  // transient NVML errors, a GPU that is lost. Null: not written.
+  std::ostream* notes = nullptr;
 };
 
 // Returns 0 after the duration (or a stop request). Throws InputError for bad options and

@@ -1,6 +1,7 @@
 // What NVML sees: each GPU (index, UUID, name, power limit, default clocks, MIG mode) and each
-// MIG device as a gpusizer::Target (kind "mig"). `gpusizer devices` prints it; the runner uses
-// the MIG targets to start one child process per slice (CUDA_VISIBLE_DEVICES=<MIG uuid>).
+// MIG device as a gpusizer::Target (kind "mig"). `gpusizer devices` prints it; device selection
+// (device_selection.hpp) turns it into the GPUs the run measures and the slices its children
+// measure (CUDA_VISIBLE_DEVICES=<MIG uuid>).
 // gpusizer only reads the layout; it never changes MIG mode, clocks or power limits.
 #pragma once
 
@@ -40,6 +41,10 @@ struct NvmlGpu {
   std::string mig_mode;          // "enabled" | "disabled" | "not supported"
   std::string mig_pending_mode;  // same values; differs from mig_mode until a GPU reset
   std::vector<NvmlMigDevice> mig_devices;
+  // Not empty when MIG is enabled but its devices could not all be listed: the NVML call and
+  // error name, e.g. "nvmlDeviceGetMigDeviceHandleByIndex: NVML_ERROR_NO_PERMISSION (...)". Only
+  // NOT_FOUND is an empty slot; any other error makes `mig_devices` incomplete, never "no slices".
+  std::string mig_enumeration_error;
 };
 
 struct NvmlInventory {

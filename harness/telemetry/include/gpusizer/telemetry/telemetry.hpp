@@ -11,8 +11,8 @@ namespace gpusizer::telemetry {
 
 struct TelemetryOptions {
   bool enabled = true;
-  double sample_period_seconds = 0.025;
-  double idle_seconds = 3.0;  // idle power measurement per run, before the suite
+  double sample_period_seconds = 0.1;  // 100 ms: see docs/telemetry.md, "What is sampled"
+  double idle_seconds = 3.0;           // idle power measurement per run, before the suite
 };
 
 }  // namespace gpusizer::telemetry
