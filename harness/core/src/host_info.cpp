@@ -11,6 +11,11 @@
 #include <thread>
 
 namespace gpusizer {
+namespace detail {
+// The git revision this binary was built from (generated at build time: cmake/GitRevision.cmake).
+const char* build_git_revision();
+}  // namespace detail
+
 namespace {
 
 std::string read_first_line(const std::string& path) {
@@ -108,7 +113,7 @@ std::string sysfs_root() {
 }
 
 ToolInfo current_tool() {
-  return ToolInfo{"gpusizer", GPUSIZER_VERSION, GPUSIZER_GIT_REVISION};
+  return ToolInfo{"gpusizer", GPUSIZER_VERSION, detail::build_git_revision()};
 }
 
 Host collect_host() {
