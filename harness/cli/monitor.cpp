@@ -24,7 +24,11 @@ telemetry::MonitorOptions to_options(const MonitorFlags& f) {
   telemetry::MonitorOptions o;
   o.format = f.format;
   o.interval_seconds = parse_duration_seconds(f.interval, "--interval");
-  o.duration_seconds = parse_duration_seconds(f.duration, "--duration");
+  // "0" (the default) is documented as "until Ctrl-C": not a duration to parse.
+  const bool forever =
+      (!f.duration.empty() && f.duration.find_first_not_of("0.") == std::string::npos) ||
+      f.duration == "0s" || f.duration == "0ms";
+  o.duration_seconds = forever ? 0.0 : parse_duration_seconds(f.duration, "--duration");
   o.out_file = f.out;
   o.emf_namespace = f.emf_namespace;
   for (const auto& d : f.dimensions) {

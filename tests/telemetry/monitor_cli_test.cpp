@@ -2,8 +2,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <thread>
 
 #include "commands.hpp"
 #include "fake_nvml_env.hpp"
@@ -31,6 +35,37 @@ TEST(MonitorCli, ParsesDurationsAndRuns) {
   for (std::string line; std::getline(in, line);) ++lines;
   std::filesystem::remove(file);
   EXPECT_EQ(lines, 3 * 2);  // samples at 0, 0.1, 0.2 s; two GPUs
+}
+
+// The documented default, --duration 0 = until Ctrl-C, was rejected as "expected a positive
+// duration". Without the flag the monitor runs until SIGTERM and then exits 0.
+TEST(MonitorCli, WithoutDurationRunsUntilStopped) {
+  test::use_fake_nvml("mig_h200.json", 1.0);
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("gpusizer_cli_forever_" + std::to_string(::getpid()) + ".emf");
+  std::filesystem::remove(file);
+  CLI::App app("gpusizer");
+  std::function<int()> action;
+  cli::register_monitor(app, action);
+  const std::vector<std::string> args{"gpusizer", "monitor", "--interval",
+                                      "50ms",     "--out",   file.string()};
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  app.parse(static_cast<int>(argv.size()), argv.data());
+  ASSERT_TRUE(action);
+  auto running = std::async(std::launch::async, action);
+  // Wait for output (the signal handler is installed before the first sample), then stop it.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < give_up &&
+         (!std::filesystem::exists(file) || std::filesystem::file_size(file) == 0))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_GT(std::filesystem::file_size(file), 0u) << "no sample written";
+  // Still running well after the first samples: the default is not a zero-length run.
+  ASSERT_EQ(running.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout);
+  ::kill(::getpid(), SIGTERM);
+  ASSERT_EQ(running.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_EQ(running.get(), 0);
+  std::filesystem::remove(file);
 }
 
 TEST(MonitorCli, RejectsBadFlags) {
