@@ -16,7 +16,8 @@ struct MonitorFlags {
   std::string interval = "1s";
   std::string duration = "0";
   std::string out;
-  std::string emf_namespace = "gpusizer";
+  std::string names = "gpusizer";
+  std::string emf_namespace;            // empty: "gpusizer", or "CWAgent" with --names cloudwatch
   std::vector<std::string> dimensions;  // KEY=VALUE
 };
 
@@ -30,7 +31,16 @@ telemetry::MonitorOptions to_options(const MonitorFlags& f) {
       f.duration == "0s" || f.duration == "0ms";
   o.duration_seconds = forever ? 0.0 : parse_duration_seconds(f.duration, "--duration");
   o.out_file = f.out;
-  o.emf_namespace = f.emf_namespace;
+  o.names = f.names;
+  if (f.names == "cloudwatch" && f.format != "emf")
+    throw InputError(
+        "--names cloudwatch: the CloudWatch agent's names are EMF only (--format emf)");
+  if (f.names == "dcgm" && f.format != "prometheus")
+    throw InputError(
+        "--names dcgm: dcgm-exporter's names are Prometheus only (--format prometheus)");
+  o.emf_namespace = !f.emf_namespace.empty()  ? f.emf_namespace
+                    : f.names == "cloudwatch" ? "CWAgent"
+                                              : "gpusizer";
   for (const auto& d : f.dimensions) {
     const auto eq = d.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -58,8 +68,14 @@ void register_monitor(CLI::App& app, std::function<int()>& action) {
   sub->add_option("--out", flags->out,
                   "file to write (Prometheus: rewritten atomically each interval, for the "
                   "node-exporter textfile collector); default stdout");
-  sub->add_option("--namespace", flags->emf_namespace, "CloudWatch namespace (EMF)")
+  sub->add_option("--names", flags->names,
+                  "metric names: gpusizer | cloudwatch (the CloudWatch agent's nvidia_smi_* "
+                  "names and dimensions, EMF) | dcgm (dcgm-exporter's DCGM_FI_DEV_* names and "
+                  "labels, Prometheus), so existing alarms and dashboards match")
+      ->check(CLI::IsMember({"gpusizer", "cloudwatch", "dcgm"}))
       ->capture_default_str();
+  sub->add_option("--namespace", flags->emf_namespace,
+                  "CloudWatch namespace (EMF; default gpusizer, CWAgent with --names cloudwatch)");
   sub->add_option("--dimension", flags->dimensions,
                   "extra KEY=VALUE dimension (EMF) / label (Prometheus); repeatable");
   sub->callback([flags, &action] {

@@ -12,7 +12,8 @@
 //              "transient_errors": [{"call": "nvmlDeviceGetClockInfo", "from": s, "to": s,
 //                                    "error": "UNKNOWN"}, ...],
 //              "trace": {"power_w" | "sm_clock_mhz" | "mem_clock_mhz" | "gpu_util" | "mem_util" |
-//                        "temp_c" | "reasons" | "ecc_corrected" | "ecc_uncorrected":
+//                        "temp_c" | "reasons" | "ecc_corrected" | "ecc_uncorrected" |
+//                        "fb_used_mib" (framebuffer in use; the size is memory_mb):
 //                        [[t, value], ...] (piecewise constant from t on)},
 //              "remapped_rows": [[t, corrected, uncorrected, pending, failure], ...],
 //              "retired_pages": [[t, multiple_sbe_count, dbe_count, pending], ...]
@@ -389,6 +390,16 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t* u)
   const double t = now_seconds();
   u->gpu = static_cast<unsigned int>(trace_at(gpu_of(d), "gpu_util", t));
   u->memory = static_cast<unsigned int>(trace_at(gpu_of(d), "mem_util", t));
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t* m) {
+  if (auto rc = check(d, "nvmlDeviceGetMemoryInfo")) return rc;
+  constexpr unsigned long long kMiB = 1ULL << 20;
+  m->total = gpu_of(d).value("memory_mb", 143771ULL) * kMiB;
+  m->used =
+      static_cast<unsigned long long>(trace_at(gpu_of(d), "fb_used_mib", now_seconds())) * kMiB;
+  m->free = m->total > m->used ? m->total - m->used : 0;
   return NVML_SUCCESS;
 }
 

@@ -68,6 +68,34 @@ TEST(MonitorCli, WithoutDurationRunsUntilStopped) {
   std::filesystem::remove(file);
 }
 
+// --names cloudwatch writes to the agent's namespace unless --namespace says otherwise; names
+// that belong to the other format are a one-line input error.
+TEST(MonitorCli, NamesPickTheNamespaceAndMustMatchTheFormat) {
+  test::use_fake_nvml("mig_h200.json", 1.0);
+  auto run = [](std::vector<std::string> args) {
+    CLI::App app("gpusizer");
+    std::function<int()> action;
+    cli::register_monitor(app, action);
+    args.insert(args.begin(), {"gpusizer", "monitor", "--interval", "50ms", "--duration", "50ms"});
+    std::vector<const char*> argv;
+    for (const auto& a : args) argv.push_back(a.c_str());
+    app.parse(static_cast<int>(argv.size()), argv.data());
+    return action;
+  };
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("gpusizer_cli_names_" + std::to_string(::getpid()) + ".emf");
+  auto cw = run({"--names", "cloudwatch", "--out", file.string()});
+  ASSERT_EQ(cw(), 0);
+  std::ifstream in(file);
+  std::string first;
+  std::getline(in, first);
+  std::filesystem::remove(file);
+  EXPECT_NE(first.find("\"Namespace\":\"CWAgent\""), std::string::npos) << first;
+  EXPECT_NE(first.find("\"nvidia_smi_power_draw\""), std::string::npos) << first;
+  EXPECT_THROW(run({"--names", "dcgm"})(), InputError);  // dcgm names with EMF
+  EXPECT_THROW(run({"--names", "cloudwatch", "--format", "prometheus"})(), InputError);
+}
+
 TEST(MonitorCli, RejectsBadFlags) {
   CLI::App app("gpusizer");
   std::function<int()> action;

@@ -138,6 +138,84 @@ TEST(Monitor, PrometheusFileIsRewrittenWhole) {
   EXPECT_NEAR(samples.at("gpusizer_energy_joules_total" + labels + "}"), 6550.0, 1e-6);
 }
 
+// The CloudWatch agent's nvidia_gpu names, in nvidia-smi's units and with its exact dimension
+// set {index, name, host}, so an alarm on nvidia_smi_utilization_gpu matches gpusizer's series.
+TEST(Monitor, CloudWatchAgentNamesAndDimensions) {
+  test::use_fake_nvml("h200_traces.json", 11.5);  // 500 W, 100 %/80 %, 72 C, 100000 MiB used
+  MonitorOptions o;
+  o.format = "emf";
+  o.names = "cloudwatch";
+  o.emf_namespace = "CWAgent";
+  o.interval_seconds = 0.05;
+  o.duration_seconds = 0.05;
+  std::ostringstream out;
+  EXPECT_EQ(run_monitor(o, out), 0);
+  const auto lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 1u);
+  const auto j = nlohmann::json::parse(lines[0]);
+  const auto& cwm = j["_aws"]["CloudWatchMetrics"][0];
+  EXPECT_EQ(cwm["Namespace"], "CWAgent");
+  EXPECT_EQ(cwm["Dimensions"], nlohmann::json::array({{"index", "name", "host"}}));
+  EXPECT_EQ(j["index"], "0");
+  EXPECT_EQ(j["name"], "NVIDIA H200");
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  EXPECT_EQ(j["host"], host);
+  std::map<std::string, double> expected = {{"nvidia_smi_utilization_gpu", 100.0},
+                                            {"nvidia_smi_utilization_memory", 80.0},
+                                            {"nvidia_smi_power_draw", 500.0},
+                                            {"nvidia_smi_temperature_gpu", 72.0},
+                                            {"nvidia_smi_memory_total", 143771.0},
+                                            {"nvidia_smi_memory_used", 100000.0},
+                                            {"nvidia_smi_memory_free", 43771.0},
+                                            {"nvidia_smi_clocks_current_sm", 1400.0},
+                                            {"nvidia_smi_clocks_current_memory", 3201.0}};
+  std::set<std::string> declared;
+  for (const auto& m : cwm["Metrics"]) {
+    declared.insert(m["Name"]);
+    EXPECT_FALSE(m.contains("Unit")) << m;  // the agent sets none
+  }
+  for (const auto& [name, value] : expected) {
+    EXPECT_TRUE(declared.count(name)) << name;
+    EXPECT_EQ(j[name], value) << name;
+  }
+  EXPECT_EQ(declared.size(), expected.size());
+}
+
+// dcgm-exporter's names, units and labels, so a Grafana dashboard built on it works unchanged.
+TEST(Monitor, DcgmExporterNamesAndLabels) {
+  test::use_fake_nvml("h200_traces.json", 11.5);
+  MonitorOptions o;
+  o.format = "prometheus";
+  o.names = "dcgm";
+  o.interval_seconds = 0.05;
+  o.duration_seconds = 0.05;
+  std::ostringstream out;
+  EXPECT_EQ(run_monitor(o, out), 0);
+  const auto samples = parse_prometheus(out.str());
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  const std::string labels =
+      "{gpu=\"0\",UUID=\"GPU-11111111-2222-3333-4444-555555555555\",device=\"nvidia0\","
+      "modelName=\"NVIDIA H200\",Hostname=\"" +
+      std::string(host) + "\"}";
+  const std::map<std::string, double> expected = {
+      {"DCGM_FI_DEV_SM_CLOCK", 1400.0},
+      {"DCGM_FI_DEV_MEM_CLOCK", 3201.0},
+      {"DCGM_FI_DEV_GPU_TEMP", 72.0},
+      {"DCGM_FI_DEV_POWER_USAGE", 500.0},
+      // 5000 J base + 100 W x 10 s + 300 W x 1 s + 500 W x 0.5 s = 6550 J = 6 550 000 mJ.
+      {"DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", 6550000.0},
+      {"DCGM_FI_DEV_GPU_UTIL", 100.0},
+      {"DCGM_FI_DEV_MEM_COPY_UTIL", 80.0},
+      {"DCGM_FI_DEV_FB_USED", 100000.0},
+      {"DCGM_FI_DEV_FB_FREE", 43771.0}};
+  for (const auto& [name, value] : expected) EXPECT_EQ(samples.at(name + labels), value) << name;
+  EXPECT_EQ(samples.size(), expected.size());  // nothing under gpusizer's own names
+  EXPECT_NE(out.str().find("# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter"),
+            std::string::npos);
+}
+
 TEST(Monitor, NotesSayWhichSeriesAreUnavailableAndWhy) {
   // mig_h200.json: GPU 0 is in MIG mode, where NVML has no utilization (NOT_SUPPORTED).
   test::use_fake_nvml("mig_h200.json", 1.0);

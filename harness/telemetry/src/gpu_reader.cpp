@@ -229,6 +229,13 @@ std::optional<GpuSample> GpuReader::read(double t_seconds, bool counters) {
       s.memory_utilization_percent = u.memory;
     }
   }
+  if (memory_info_ && api.memory_info && !lost()) {
+    nvmlMemory_t m{};
+    if (ok(api.memory_info(device_, &m), memory_info_, "memory used", &s)) {
+      s.memory_used_bytes = m.used;
+      s.memory_total_bytes = m.total;
+    }
+  }
   unsigned int value = 0;
   if (sm_clock_ && api.clock_info && !lost() &&
       ok(api.clock_info(device_, NVML_CLOCK_SM, &value), sm_clock_, "SM clock", &s))

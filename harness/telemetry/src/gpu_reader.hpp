@@ -48,6 +48,7 @@ class GpuReader final : public GpuSensor {
   bool power_usage_ = true;
   bool energy_ = true;
   bool utilization_ = true;
+  bool memory_info_ = true;
   bool sm_clock_ = true;
   bool memory_clock_ = true;
   bool temperature_ = true;

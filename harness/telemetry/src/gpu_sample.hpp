@@ -15,6 +15,8 @@ struct GpuSample {
   std::optional<std::uint64_t> energy_millijoules;  // total-energy counter (since driver load)
   std::optional<double> gpu_utilization_percent;
   std::optional<double> memory_utilization_percent;
+  std::optional<std::uint64_t> memory_used_bytes;   // framebuffer in use (nvmlDeviceGetMemoryInfo)
+  std::optional<std::uint64_t> memory_total_bytes;  // framebuffer size
   std::optional<double> sm_clock_mhz;
   std::optional<double> memory_clock_mhz;
   std::optional<double> temperature_celsius;

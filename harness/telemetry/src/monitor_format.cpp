@@ -1,5 +1,6 @@
 #include "monitor_format.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <sstream>
@@ -57,15 +58,29 @@ std::string number_text(double v) {
 
 }  // namespace
 
-std::string emf_line(const MonitorSample& s, const std::string& host, std::int64_t timestamp_ms,
-                     const MonitorOptions& options) {
+namespace {
+
+struct EmfEntry {
+  const char* name;
+  const char* unit;  // null: no Unit (the CloudWatch agent sets none)
+  std::optional<double> value;
+};
+
+std::optional<double> mib(const std::optional<std::uint64_t>& bytes) {
+  if (!bytes) return std::nullopt;
+  return static_cast<double>(*bytes) / 1048576.0;
+}
+
+std::optional<double> free_mib(const GpuSample& g) {
+  if (!g.memory_total_bytes || !g.memory_used_bytes) return std::nullopt;
+  return static_cast<double>(*g.memory_total_bytes -
+                             std::min(*g.memory_total_bytes, *g.memory_used_bytes)) /
+         1048576.0;
+}
+
+std::vector<EmfEntry> gpusizer_entries(const MonitorSample& s) {
   const GpuSample& g = s.sample;
-  struct Entry {
-    const char* name;
-    const char* unit;
-    std::optional<double> value;
-  };
-  const Entry entries[] = {
+  return {
       {"utilization_gpu", "Percent", g.gpu_utilization_percent},
       {"utilization_memory", "Percent", g.memory_utilization_percent},
       {"power_watts", "None", g.power_watts},
@@ -78,25 +93,61 @@ std::string emf_line(const MonitorSample& s, const std::string& host, std::int64
       {"ecc_corrected_volatile", "Count", as_double(g.ecc_corrected_volatile)},
       {"ecc_uncorrected_volatile", "Count", as_double(g.ecc_uncorrected_volatile)},
   };
-  json dims = json::array({"GpuIndex", "GpuUuid", "Host"});
+}
+
+// The CloudWatch agent's nvidia_gpu plugin: nvidia_smi_<measurement>, in nvidia-smi's units
+// (%, W, degrees C, MiB, MHz), no Unit (docs/telemetry.md, "monitor: metric names").
+std::vector<EmfEntry> cloudwatch_entries(const MonitorSample& s) {
+  const GpuSample& g = s.sample;
+  return {
+      {"nvidia_smi_utilization_gpu", nullptr, g.gpu_utilization_percent},
+      {"nvidia_smi_utilization_memory", nullptr, g.memory_utilization_percent},
+      {"nvidia_smi_power_draw", nullptr, g.power_watts},
+      {"nvidia_smi_temperature_gpu", nullptr, g.temperature_celsius},
+      {"nvidia_smi_memory_total", nullptr, mib(g.memory_total_bytes)},
+      {"nvidia_smi_memory_used", nullptr, mib(g.memory_used_bytes)},
+      {"nvidia_smi_memory_free", nullptr, free_mib(g)},
+      {"nvidia_smi_clocks_current_sm", nullptr, g.sm_clock_mhz},
+      {"nvidia_smi_clocks_current_memory", nullptr, g.memory_clock_mhz},
+  };
+}
+
+}  // namespace
+
+std::string emf_line(const MonitorSample& s, const std::string& host, std::int64_t timestamp_ms,
+                     const MonitorOptions& options) {
+  const bool cloudwatch = options.names == "cloudwatch";
+  // The CloudWatch agent's dimension set is {index, name, host}: an alarm matches a metric by
+  // its exact dimension set, so only these (and the user's own) are declared.
+  json dims = cloudwatch ? json::array({"index", "name", "host"})
+                         : json::array({"GpuIndex", "GpuUuid", "Host"});
   for (const auto& [k, v] : options.dimensions) dims.push_back(k);
   json metrics = json::array();
   json line;
-  for (const auto& e : entries) {
+  for (const auto& e : cloudwatch ? cloudwatch_entries(s) : gpusizer_entries(s)) {
     if (!e.value) continue;  // EMF: every declared metric must have a value
-    metrics.push_back({{"Name", e.name}, {"Unit", e.unit}});
+    json m = {{"Name", e.name}};
+    if (e.unit) m["Unit"] = e.unit;
+    metrics.push_back(m);
     line[e.name] = *e.value;
   }
   line["_aws"] = {{"Timestamp", timestamp_ms},
                   {"CloudWatchMetrics", json::array({{{"Namespace", options.emf_namespace},
                                                       {"Dimensions", json::array({dims})},
                                                       {"Metrics", metrics}}})}};
-  line["GpuIndex"] = std::to_string(s.gpu_index);
-  line["GpuUuid"] = s.uuid;
-  line["Host"] = host;
+  if (cloudwatch) {
+    line["index"] = std::to_string(s.gpu_index);
+    line["name"] = s.name;
+    line["host"] = host;
+    line["uuid"] = s.uuid;  // a property, not a dimension (the agent drops it)
+  } else {
+    line["GpuIndex"] = std::to_string(s.gpu_index);
+    line["GpuUuid"] = s.uuid;
+    line["Host"] = host;
+    line["GpuName"] = s.name;
+  }
   for (const auto& [k, v] : options.dimensions) line[k] = v;
-  line["GpuName"] = s.name;
-  line["ThrottleReasons"] = join_reasons(g);
+  line["ThrottleReasons"] = join_reasons(s.sample);
   return line.dump();
 }
 
@@ -108,7 +159,29 @@ std::string prometheus_text(const std::vector<MonitorSample>& samples, const std
     const char* help;
     std::function<std::optional<double>(const MonitorSample&)> value;
   };
-  const std::vector<Family> families = {
+  // dcgm-exporter's default counters (etc/default-counters.csv): names, types, units and help.
+  const std::vector<Family> dcgm_families = {
+      {"DCGM_FI_DEV_SM_CLOCK", "gauge", "SM clock frequency (in MHz).",
+       [](const MonitorSample& s) { return s.sample.sm_clock_mhz; }},
+      {"DCGM_FI_DEV_MEM_CLOCK", "gauge", "Memory clock frequency (in MHz).",
+       [](const MonitorSample& s) { return s.sample.memory_clock_mhz; }},
+      {"DCGM_FI_DEV_GPU_TEMP", "gauge", "GPU temperature (in C).",
+       [](const MonitorSample& s) { return s.sample.temperature_celsius; }},
+      {"DCGM_FI_DEV_POWER_USAGE", "gauge", "Power draw (in W).",
+       [](const MonitorSample& s) { return s.sample.power_watts; }},
+      {"DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "counter",
+       "Total energy consumption since boot (in mJ).",
+       [](const MonitorSample& s) { return as_double(s.sample.energy_millijoules); }},
+      {"DCGM_FI_DEV_GPU_UTIL", "gauge", "GPU utilization (in %).",
+       [](const MonitorSample& s) { return s.sample.gpu_utilization_percent; }},
+      {"DCGM_FI_DEV_MEM_COPY_UTIL", "gauge", "Memory utilization (in %).",
+       [](const MonitorSample& s) { return s.sample.memory_utilization_percent; }},
+      {"DCGM_FI_DEV_FB_FREE", "gauge", "Framebuffer memory free (in MiB).",
+       [](const MonitorSample& s) { return free_mib(s.sample); }},
+      {"DCGM_FI_DEV_FB_USED", "gauge", "Framebuffer memory used (in MiB).",
+       [](const MonitorSample& s) { return mib(s.sample.memory_used_bytes); }},
+  };
+  const std::vector<Family> gpusizer_families = {
       {"gpusizer_utilization_gpu_percent", "gauge",
        "Percent of time a kernel ran on the GPU (NVML utilization.gpu).",
        [](const MonitorSample& s) { return s.sample.gpu_utilization_percent; }},
@@ -149,11 +222,18 @@ std::string prometheus_text(const std::vector<MonitorSample>& samples, const std
        "Uncorrected ECC errors since driver load (volatile).",
        [](const MonitorSample& s) { return as_double(s.sample.ecc_uncorrected_volatile); }},
   };
+  const bool dcgm = options.names == "dcgm";
+  const std::vector<Family>& families = dcgm ? dcgm_families : gpusizer_families;
   std::ostringstream out;
   auto labels = [&](const MonitorSample& s) {
-    std::string l = "gpu=\"" + std::to_string(s.gpu_index) + "\",uuid=\"" + escape_label(s.uuid) +
-                    "\",name=\"" + escape_label(s.name) + "\",hostname=\"" + escape_label(host) +
-                    "\"";
+    // dcgm-exporter's labels (internal/pkg/rendermetrics): gpu, UUID, device, modelName, Hostname.
+    std::string l = dcgm ? "gpu=\"" + std::to_string(s.gpu_index) + "\",UUID=\"" +
+                               escape_label(s.uuid) + "\",device=\"nvidia" +
+                               std::to_string(s.gpu_index) + "\",modelName=\"" +
+                               escape_label(s.name) + "\",Hostname=\"" + escape_label(host) + "\""
+                         : "gpu=\"" + std::to_string(s.gpu_index) + "\",uuid=\"" +
+                               escape_label(s.uuid) + "\",name=\"" + escape_label(s.name) +
+                               "\",hostname=\"" + escape_label(host) + "\"";
     for (const auto& [k, v] : options.dimensions) l += "," + k + "=\"" + escape_label(v) + "\"";
     return l;
   };
@@ -170,6 +250,7 @@ std::string prometheus_text(const std::vector<MonitorSample>& samples, const std
       out << f.name << '{' << labels(s) << "} " << number_text(*v) << '\n';
     }
   }
+  if (dcgm) return out.str();
   // Active reasons as a labelled gauge (one series per reason seen now).
   bool header = false;
   for (const auto& s : samples) {

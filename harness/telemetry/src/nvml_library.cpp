@@ -29,6 +29,7 @@ NvmlApi resolve_all(void* h) {
   resolve(h, a.enforced_power_limit, "nvmlDeviceGetEnforcedPowerLimit");
   resolve(h, a.power_management_limit, "nvmlDeviceGetPowerManagementLimit");
   resolve(h, a.utilization, "nvmlDeviceGetUtilizationRates");
+  resolve(h, a.memory_info, "nvmlDeviceGetMemoryInfo");
   resolve(h, a.clock_info, "nvmlDeviceGetClockInfo");
   resolve(h, a.max_clock_info, "nvmlDeviceGetMaxClockInfo");
   resolve(h, a.default_applications_clock, "nvmlDeviceGetDefaultApplicationsClock");

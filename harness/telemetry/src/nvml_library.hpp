@@ -29,6 +29,7 @@ struct NvmlApi {
   decltype(&::nvmlDeviceGetEnforcedPowerLimit) enforced_power_limit = nullptr;
   decltype(&::nvmlDeviceGetPowerManagementLimit) power_management_limit = nullptr;
   decltype(&::nvmlDeviceGetUtilizationRates) utilization = nullptr;
+  decltype(&::nvmlDeviceGetMemoryInfo) memory_info = nullptr;  // framebuffer total/used/free
   decltype(&::nvmlDeviceGetClockInfo) clock_info = nullptr;
   decltype(&::nvmlDeviceGetMaxClockInfo) max_clock_info = nullptr;
   decltype(&::nvmlDeviceGetDefaultApplicationsClock) default_applications_clock = nullptr;

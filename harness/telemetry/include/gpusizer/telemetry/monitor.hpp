@@ -14,6 +14,10 @@ struct MonitorOptions {
   double interval_seconds = 1.0;
   double duration_seconds = 0;  // 0: until *stop_requested becomes true (SIGINT/SIGTERM)
   std::string out_file;         // empty: write to the stream given to run_monitor
+  // Metric names: "gpusizer" (its own), "cloudwatch" (EMF only: the CloudWatch agent's
+  // nvidia_smi_* names and {index, name, host} dimensions) or "dcgm" (Prometheus only:
+  // dcgm-exporter's DCGM_FI_DEV_* names and labels), so existing alarms and dashboards match.
+  std::string names = "gpusizer";
   std::string emf_namespace = "gpusizer";
   std::map<std::string, std::string> dimensions;  // extra EMF dimensions / Prometheus labels
   const std::atomic<bool>* stop_requested = nullptr;
