@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "gpusizer/kernels/discovery.hpp"
 #include "gpusizer/printers.hpp"
+#include "gpusizer/report_io.hpp"
 #include "gpusizer/table.hpp"
 #include "gpusizer/telemetry/device_selection.hpp"
 #include "gpusizer/telemetry/nvml_inventory.hpp"
@@ -67,7 +68,19 @@ void register_devices(CLI::App& app, Action& action) {
         if (!listed(m.id)) targets.push_back(m);
       }
       if (*json) {
-        print_targets(targets, std::cout, TextFormat::json);
+        // The targets and, beside them, why there are no GPUs when there are none: a script
+        // reading "0 GPUs" must be able to tell a CPU machine from a broken driver.
+        nlohmann::json j;
+        j["targets"] = nlohmann::json::array();
+        for (const auto& t : targets) j["targets"].push_back(to_json(t));
+        j["gpus_unavailable_reason"] =
+            selection.parent_measures_gpus && !d.gpu_unavailable_reason.empty()
+                ? nlohmann::json(d.gpu_unavailable_reason)
+                : nlohmann::json(nullptr);
+        j["warnings"] = d.warnings;
+        j["nvml"] = to_json(inventory);
+        j["device_selection"] = to_json(selection);
+        std::cout << j.dump(2) << "\n";
         return 0;
       }
       print_targets(targets, std::cout, TextFormat::table);
