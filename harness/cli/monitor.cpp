@@ -19,18 +19,34 @@ struct MonitorFlags {
   std::string names = "gpusizer";
   std::string emf_namespace;            // empty: "gpusizer", or "CWAgent" with --names cloudwatch
   std::vector<std::string> dimensions;  // KEY=VALUE
+  std::string idle_after = "0";
+  std::string idle_grace = "5m";
+  double idle_utilization = 5;
+  double idle_memory_activity = 5;
+  std::string on_idle;
+  bool dry_run = true;
 };
+
+// "0" is "off" for --idle-after (and "from the start" for --idle-grace), not a duration to parse.
+double duration_or_zero(const std::string& text, const char* flag) {
+  const bool zero = (!text.empty() && text.find_first_not_of("0.") == std::string::npos) ||
+                    text == "0s" || text == "0ms" || text == "0m";
+  return zero ? 0.0 : parse_duration_seconds(text, flag);
+}
 
 telemetry::MonitorOptions to_options(const MonitorFlags& f) {
   telemetry::MonitorOptions o;
   o.format = f.format;
   o.interval_seconds = parse_duration_seconds(f.interval, "--interval");
-  // "0" (the default) is documented as "until Ctrl-C": not a duration to parse.
-  const bool forever =
-      (!f.duration.empty() && f.duration.find_first_not_of("0.") == std::string::npos) ||
-      f.duration == "0s" || f.duration == "0ms";
-  o.duration_seconds = forever ? 0.0 : parse_duration_seconds(f.duration, "--duration");
+  // "0" (the default) is documented as "until Ctrl-C".
+  o.duration_seconds = duration_or_zero(f.duration, "--duration");
   o.out_file = f.out;
+  o.idle.idle_after_seconds = duration_or_zero(f.idle_after, "--idle-after");
+  o.idle.grace_seconds = duration_or_zero(f.idle_grace, "--idle-grace");
+  o.idle.max_utilization_percent = f.idle_utilization;
+  o.idle.max_memory_activity_percent = f.idle_memory_activity;
+  o.on_idle_command = f.on_idle;
+  o.dry_run = f.dry_run;
   o.names = f.names;
   if (f.names == "cloudwatch" && f.format != "emf")
     throw InputError(
@@ -76,6 +92,25 @@ void register_monitor(CLI::App& app, std::function<int()>& action) {
       ->capture_default_str();
   sub->add_option("--namespace", flags->emf_namespace,
                   "CloudWatch namespace (EMF; default gpusizer, CWAgent with --names cloudwatch)");
+  sub->add_option("--idle-after", flags->idle_after,
+                  "release idle GPUs: when every GPU's utilization and memory activity stay "
+                  "under the thresholds this long (e.g. 20m), log why, run --on-idle once and "
+                  "exit 3 (4 if the command failed); 0 = never")
+      ->capture_default_str();
+  sub->add_option("--on-idle", flags->on_idle,
+                  "command to run once when idle (/bin/sh -c), e.g. a stop or scale-in command; "
+                  "without it, exit 3 and let the scheduler act");
+  sub->add_flag("--dry-run,!--no-dry-run", flags->dry_run,
+                "only log the command --on-idle would run (the default); --no-dry-run runs it")
+      ->capture_default_str();
+  sub->add_option("--idle-grace", flags->idle_grace, "never act sooner than this after the start")
+      ->capture_default_str();
+  sub->add_option("--idle-utilization", flags->idle_utilization,
+                  "idle: NVML utilization.gpu below this percentage")
+      ->capture_default_str();
+  sub->add_option("--idle-memory-activity", flags->idle_memory_activity,
+                  "idle: NVML utilization.memory (memory activity) below this percentage")
+      ->capture_default_str();
   sub->add_option("--dimension", flags->dimensions,
                   "extra KEY=VALUE dimension (EMF) / label (Prometheus); repeatable");
   sub->callback([flags, &action] {

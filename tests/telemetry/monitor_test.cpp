@@ -216,6 +216,66 @@ TEST(Monitor, DcgmExporterNamesAndLabels) {
             std::string::npos);
 }
 
+// monitor --idle-after on a driver trace: idle (inside the grace period), busy 1-3 s, idle
+// again: the command runs exactly once, after idle_after of the second idle stretch, and the
+// exit code says so. Real time (the fake's clock is the wall clock since nvmlInit).
+TEST(Monitor, IdleGpusAreReleasedOnceAfterTheBusyStretch) {
+  test::use_fake_nvml("idle_busy_idle.json", -1);
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("gpusizer_idle_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto marker = dir / "released";
+  MonitorOptions o;
+  o.format = "prometheus";
+  o.out_file = (dir / "gpu.prom").string();
+  o.interval_seconds = 0.05;
+  o.duration_seconds = 20;  // a bound for the test; the idle rule ends it long before
+  o.idle.idle_after_seconds = 0.5;
+  o.idle.grace_seconds = 1.5;  // past the first idle stretch (0-1 s): it must not count
+  o.on_idle_command = "echo released >> '" + marker.string() + "'";
+  o.dry_run = false;
+  std::ostringstream out, notes;
+  o.notes = &notes;
+  EXPECT_EQ(run_monitor(o, out), kMonitorExitIdle) << notes.str();
+  std::ifstream in(marker);
+  int runs = 0;
+  for (std::string line; std::getline(in, line);) runs += line == "released";
+  EXPECT_EQ(runs, 1) << notes.str();
+  const std::string log = notes.str();
+  EXPECT_NE(log.find("monitor: idle: all 2 GPU(s) idle"), std::string::npos) << log;
+  EXPECT_NE(log.find("running: echo released"), std::string::npos) << log;
+  EXPECT_NE(log.find("the command exited 0"), std::string::npos) << log;
+  // Acted in the second idle stretch (from ~3 s), not in the first: "since X s", X >= 2.5.
+  const auto since = log.find("since ");
+  ASSERT_NE(since, std::string::npos) << log;
+  EXPECT_GE(std::stod(log.substr(since + 6)), 2.5) << log;
+  std::filesystem::remove_all(dir);
+}
+
+// The default is a dry run: the same trace logs what it would run and runs nothing.
+TEST(Monitor, IdleDryRunRunsNothing) {
+  test::use_fake_nvml("idle_busy_idle.json", -1);
+  const auto marker =
+      std::filesystem::temp_directory_path() / ("gpusizer_idle_dry_" + std::to_string(::getpid()));
+  std::filesystem::remove(marker);
+  MonitorOptions o;
+  o.format = "emf";
+  o.interval_seconds = 0.05;
+  o.duration_seconds = 20;
+  o.idle.idle_after_seconds = 0.3;
+  o.idle.grace_seconds = 0;
+  o.on_idle_command = "touch '" + marker.string() + "'";
+  std::ostringstream out, notes;
+  o.notes = &notes;
+  EXPECT_EQ(run_monitor(o, out), kMonitorExitIdle) << notes.str();
+  EXPECT_FALSE(std::filesystem::exists(marker));
+  EXPECT_NE(notes.str().find("dry run: would run: touch"), std::string::npos) << notes.str();
+  // A command given without --idle-after is refused.
+  MonitorOptions bad;
+  bad.on_idle_command = "true";
+  EXPECT_THROW(run_monitor(bad, out), InputError);
+}
+
 TEST(Monitor, NotesSayWhichSeriesAreUnavailableAndWhy) {
   // mig_h200.json: GPU 0 is in MIG mode, where NVML has no utilization (NOT_SUPPORTED).
   test::use_fake_nvml("mig_h200.json", 1.0);

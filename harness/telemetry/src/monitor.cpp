@@ -1,8 +1,10 @@
 #include "gpusizer/telemetry/monitor.hpp"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -24,6 +26,14 @@ void validate(const MonitorOptions& o) {
     throw InputError("--format: expected emf or prometheus, got " + o.format);
   if (!(o.interval_seconds > 0)) throw InputError("--interval: expected a positive duration");
   if (!(o.duration_seconds >= 0)) throw InputError("--duration: expected a duration >= 0");
+  if (!(o.idle.idle_after_seconds >= 0)) throw InputError("--idle-after: expected a duration >= 0");
+  if (!o.on_idle_command.empty() && !(o.idle.idle_after_seconds > 0))
+    throw InputError("--on-idle: needs --idle-after (how long every GPU must be idle)");
+  if (!(o.idle.grace_seconds >= 0)) throw InputError("--idle-grace: expected a duration >= 0");
+  if (!(o.idle.max_utilization_percent > 0 && o.idle.max_utilization_percent <= 100))
+    throw InputError("--idle-utilization: expected a percentage in (0, 100]");
+  if (!(o.idle.max_memory_activity_percent > 0 && o.idle.max_memory_activity_percent <= 100))
+    throw InputError("--idle-memory-activity: expected a percentage in (0, 100]");
   static const std::regex label(R"([A-Za-z_][A-Za-z0-9_]*)");
   for (const auto& [k, v] : o.dimensions) {
     if (!std::regex_match(k, label) || k.rfind("__", 0) == 0)
@@ -103,6 +113,43 @@ void note_unavailable_series(const Watched& w, const GpuSample& s, std::ostream&
   }
 }
 
+// Runs `command` with /bin/sh -c and waits; returns its exit status text and whether it succeeded.
+bool run_command(const std::string& command, std::string& status) {
+  const int rc = std::system(command.c_str());  // NOLINT(cert-env33-c): the user's own command
+  if (rc == -1) {
+    status = "could not be started";
+    return false;
+  }
+  if (WIFEXITED(rc)) {
+    status = "exited " + std::to_string(WEXITSTATUS(rc));
+    return WEXITSTATUS(rc) == 0;
+  }
+  status = WIFSIGNALED(rc) ? "killed by signal " + std::to_string(WTERMSIG(rc)) : "failed";
+  return false;
+}
+
+// Every GPU idle long enough: say why, run the command once (unless a dry run), and give the
+// exit code.
+int act_on_idle(const IdleDecision& d, const MonitorOptions& options, std::ostream& note) {
+  note << "monitor: idle: " << d.reason << '\n';
+  if (options.on_idle_command.empty()) {
+    note << "monitor: idle: no --on-idle command; exiting " << kMonitorExitIdle
+         << " for the scheduler to act\n";
+    return kMonitorExitIdle;
+  }
+  if (options.dry_run) {
+    note << "monitor: idle: dry run: would run: " << options.on_idle_command
+         << " (--no-dry-run to run it)\n";
+    return kMonitorExitIdle;
+  }
+  note << "monitor: idle: running: " << options.on_idle_command << '\n';
+  note.flush();
+  std::string status;
+  const bool ok = run_command(options.on_idle_command, status);
+  note << "monitor: idle: the command " << status << '\n';
+  return ok ? kMonitorExitIdle : kMonitorExitIdleCommandFailed;
+}
+
 }  // namespace
 
 int run_monitor(const MonitorOptions& options, std::ostream& out) {
@@ -128,6 +175,8 @@ int run_monitor(const MonitorOptions& options, std::ostream& out) {
   }
   std::ostream& lines = file.is_open() ? static_cast<std::ostream&>(file) : out;
   const std::string host = hostname();
+  IdleWatch idle(options.idle);
+  std::string last_undecidable;
   const auto start = Clock::now();
   const auto interval = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(options.interval_seconds));
@@ -169,6 +218,18 @@ int run_monitor(const MonitorOptions& options, std::ostream& out) {
       out.flush();
     }
     if (!lines) throw RuntimeError("monitor: write failed");
+    if (options.idle.idle_after_seconds > 0) {
+      std::vector<IdleReading> round;
+      for (const auto& m : samples)
+        round.push_back({"GPU " + std::to_string(m.gpu_index) + " (" + m.uuid + ")",
+                         m.sample.gpu_utilization_percent, m.sample.memory_utilization_percent});
+      const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+      if (auto decision = idle.update(elapsed, round)) return act_on_idle(*decision, options, note);
+      if (!idle.undecidable().empty() && idle.undecidable() != last_undecidable)
+        note << "monitor: idle: cannot tell whether the GPUs are idle: " << idle.undecidable()
+             << " (never released while so)\n";
+      last_undecidable = idle.undecidable();
+    }
     note.flush();
   }
   return 0;

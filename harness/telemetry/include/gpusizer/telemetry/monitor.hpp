@@ -7,6 +7,8 @@
 #include <ostream>
 #include <string>
 
+#include "gpusizer/telemetry/idle_watch.hpp"
+
 namespace gpusizer::telemetry {
 
 struct MonitorOptions {
@@ -24,7 +26,18 @@ struct MonitorOptions {
   // Where the notes go (the CLI: stderr): per GPU, each series that is unavailable and why,
   // transient NVML errors, a GPU that is lost. Null: not written.
   std::ostream* notes = nullptr;
+  // Release idle GPUs: when every GPU stays idle for idle.idle_after_seconds (> 0), log why, run
+  // on_idle_command once with /bin/sh -c (only when !dry_run; a dry run logs what it would
+  // run) and return kMonitorExitIdle, so a scheduler can act on the exit code instead.
+  IdlePolicy idle;
+  std::string on_idle_command;
+  bool dry_run = true;
 };
+
+// Exit codes of run_monitor besides 0 (duration over or stopped): every GPU was idle (the
+// command, if any, ran and succeeded, or this was a dry run), or the command failed.
+constexpr int kMonitorExitIdle = 3;
+constexpr int kMonitorExitIdleCommandFailed = 4;
 
 // Returns 0 after the duration (or a stop request). Throws InputError for bad options and
 // RuntimeError when NVML is unavailable or the output cannot be written.
