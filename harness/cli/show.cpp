@@ -1,9 +1,12 @@
 // gpusizer show report.json [--format table|md|csv|json]
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "commands.hpp"
 #include "gpusizer/printers.hpp"
 #include "gpusizer/report_io.hpp"
+#include "gpusizer/report_page.hpp"
 
 namespace gpusizer::cli {
 
@@ -17,6 +20,13 @@ void register_show(CLI::App& app, Action& action) {
     action = [file, format] {
       TextFormat f = text_format_from_string(*format);
       Report report = load_report(*file);
+      if (f == TextFormat::html) {  // the page names the file and its digest
+        std::ifstream in(*file, std::ios::binary);
+        std::ostringstream bytes;
+        bytes << in.rdbuf();
+        print_report_page(report, {*file, sha256_hex(bytes.str())}, std::cout);
+        return 0;
+      }
       print_report(report, std::cout, f);
       return 0;
     };

@@ -24,7 +24,8 @@ PY
 grep -q "^| target | benchmark" show.md || fail "markdown table header"
 "$GPUSIZER" show r.json --format csv | head -1 | grep -q "^target,benchmark" || fail "csv header"
 "$GPUSIZER" show r.json --format json | /usr/bin/python3 -c 'import json,sys; json.load(sys.stdin)' || fail "json"
-"$GPUSIZER" show r.json --format html | grep -q "<h1>gpusizer report: " || fail "html"
+"$GPUSIZER" show r.json --format html > page.html || fail "show --format html"
+grep -q "<h1>gpusizer report: " page.html || fail "html"
 cp r.json r2.json
 "$GPUSIZER" compare r.json r2.json | grep -q "ratio 2/1" || fail "compare"
 "$GPUSIZER" devices | grep -q "^cpu" || fail "devices"

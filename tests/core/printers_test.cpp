@@ -45,9 +45,13 @@ TEST(Printers, HtmlEscapesAndKeepsProvenance) {
   print_report(r, page, TextFormat::html);
   const std::string p = page.str();
   EXPECT_EQ(p.rfind("<!DOCTYPE html>", 0), 0u);
-  EXPECT_NE(p.find("<h1>gpusizer report: node&lt;1&gt;</h1>"), std::string::npos);
+  // Headed by the instance type when it is known; the host name escaped in the summary.
+  EXPECT_NE(p.find("<h1>gpusizer report: p5.48xlarge</h1>"), std::string::npos);
+  EXPECT_NE(p.find("node&lt;1&gt;"), std::string::npos);
+  EXPECT_EQ(p.find("node<1>"), std::string::npos);
   EXPECT_NE(p.find("gpusizer 0.1.0 (abc123)"), std::string::npos);
-  EXPECT_NE(p.find("p5.48xlarge (--instance-type)"), std::string::npos);
+  EXPECT_NE(p.find("p5.48xlarge <span class=\"why\">(--instance-type)</span>"),
+            std::string::npos);
   EXPECT_NE(p.find("<li>GPUs: none</li>"), std::string::npos);
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "gpusizer/report_io.hpp"
+#include "gpusizer/report_page.hpp"
 
 namespace gpusizer {
 namespace {
@@ -39,48 +40,6 @@ std::string verification_mark(const Record& r) {
   return r.verification.status == "passed"   ? "passed"
          : r.verification.status == "failed" ? "FAILED"
                                              : "n/a";
-}
-
-// A self-contained page to attach to a capacity request: provenance first, then the results.
-void print_report_html(const Report& report, const Table& table, std::ostream& out) {
-  auto e = [](const std::string& t) { return html_escape(t); };
-  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>gpusizer "
-         "report: "
-      << e(report.host.hostname) << "</title>\n<style>body{font-family:sans-serif;margin:2em}"
-      << "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px}"
-      << "td.num{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}"
-      << "</style>\n</head>\n<body>\n<h1>gpusizer report: " << e(report.host.hostname)
-      << "</h1>\n<ul>\n";
-  std::string instance = report.host.instance_type ? report.host.instance_type->value + " (" +
-                                                         report.host.instance_type->source + ")"
-                                                   : "not recorded";
-  out << "<li>tool: "
-      << e(report.tool.name + " " + report.tool.version + " (" + report.tool.git_revision + ")")
-      << "</li>\n<li>suite: " << e(report.suite) << ", status: " << e(report.status)
-      << "</li>\n<li>started " << e(report.started_at) << ", finished "
-      << e(report.finished_at.empty() ? "(running)" : report.finished_at) << "</li>\n<li>host: "
-      << e(report.host.cpu_model + ", " + report.host.os + ", kernel " + report.host.kernel)
-      << "</li>\n<li>instance type: " << e(instance) << "</li>\n";
-  out << "<li>units: 1 GB = 1e9 B; rates divide the stated work per op by the median time per op "
-         "(CUDA events or steady clock); power is the scope named on each record, never wall "
-         "power</li>\n</ul>\n<h2>Targets</h2>\n";
-  Table targets({"id", "kind", "name", "memory bytes"});
-  targets.right_align(3);
-  for (const auto& t : report.targets) {
-    targets.add_row({t.id, t.kind, t.name, std::to_string(t.memory_bytes)});
-  }
-  targets.render(out, TextFormat::html);
-  out << "<h2>Results</h2>\n";
-  table.render(out, TextFormat::html);
-  if (!report.not_run.empty() || !report.warnings.empty()) {
-    out << "<h2>Not run and warnings</h2>\n<ul>\n";
-    for (const auto& [id, reason] : report.not_run) {
-      out << "<li>not run: " << e(id) << " (" << e(reason) << ")</li>\n";
-    }
-    for (const auto& w : report.warnings) out << "<li>" << e(w) << "</li>\n";
-    out << "</ul>\n";
-  }
-  out << "</body>\n</html>\n";
 }
 
 }  // namespace
@@ -187,7 +146,7 @@ void print_report(const Report& report, std::ostream& out, TextFormat format) {
                    cv, verification_mark(r), power, energy, flags});
   }
   if (format == TextFormat::html) {
-    print_report_html(report, table, out);
+    print_report_page(report, ReportPageSource{}, out);
     return;
   }
   if (format == TextFormat::table) {
