@@ -46,8 +46,9 @@ void register_recommend(CLI::App& app, Action& action) {
                   "prices older than this are marked stale (default 90)");
   cmd->add_option("--today", options->catalog.today,
                   "date prices are aged to, YYYY-MM-DD (default: today, UTC)");
-  cmd->add_option("--format", options->format, "table | md | json")
-      ->check(CLI::IsMember({"table", "md", "json"}));
+  cmd->add_option("--format", options->format,
+                  "table | md | json | html (a self-contained page for a capacity request)")
+      ->check(CLI::IsMember({"table", "md", "json", "html"}));
   cmd->add_option("--out,-o", options->out, "write the plan (JSON, with evidence) to this file");
   CLI::Option* max =
       cmd->add_option("--max-instances", *max_instances, "largest instance count an option may use")

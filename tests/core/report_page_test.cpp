@@ -32,8 +32,8 @@ TEST(SvgChart, BarsPeaksAndEscapedLabels) {
   // Axis: the largest value (1222) on a nice scale: 0, 500, 1000, 1500.
   EXPECT_NE(svg.find(">1500</text>"), std::string::npos) << svg;
   EXPECT_EQ(svg.find(">2000</text>"), std::string::npos);
-  // Widths proportional: 681.6 / 1500 of the 380-wide bar area.
-  EXPECT_NE(svg.find("width=\"172.7\""), std::string::npos) << svg;
+  // Widths proportional: 681.6 / 1500 of the 330-wide bar area.
+  EXPECT_NE(svg.find("width=\"150.0\""), std::string::npos) << svg;
 }
 
 TEST(SvgChart, LinesOnALogAxisWithAPeakRule) {

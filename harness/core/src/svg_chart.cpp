@@ -40,7 +40,7 @@ const char* kPalette[] = {"#1b6ac9", "#d9480f", "#2b8a3e", "#862e9c",
 
 std::string svg_bar_chart(const std::string& title, const std::string& axis_unit,
                           const std::vector<ChartBar>& bars, const std::string& reference_label) {
-  const double label_w = 230, bar_w = 380, value_w = 150, row = 24, top = 34, bottom = 34;
+  const double label_w = 290, bar_w = 330, value_w = 150, row = 24, top = 34, bottom = 34;
   const double width = label_w + bar_w + value_w;
   const double height = top + row * static_cast<double>(bars.size()) + bottom;
   double max = 0;
@@ -141,12 +141,16 @@ std::string svg_line_chart(const std::string& title, const std::string& x_unit,
     << "<text class=\"axis-label\" x=\"12\" y=\"" << num(top + plot_h / 2)
     << "\" text-anchor=\"middle\" transform=\"rotate(-90 12 " << num(top + plot_h / 2) << ")\">"
     << html_escape(y_unit) << "</text>\n";
-  for (const auto& m : markers) {
+  for (std::size_t mi = 0; mi < markers.size(); ++mi) {
+    const auto& m = markers[mi];
+    // Labels of vertical rules one under the other, and left of rules near the right edge.
+    const bool flip = X(m.at) > left + plot_w * 0.7;
     if (m.vertical)
       s << "<line class=\"marker\" x1=\"" << num(X(m.at)) << "\" y1=\"" << num(top) << "\" x2=\""
         << num(X(m.at)) << "\" y2=\"" << num(top + plot_h)
-        << "\"/><text class=\"marker-label\" x=\"" << num(X(m.at) + 4) << "\" y=\"" << num(top + 12)
-        << "\">" << html_escape(m.label) << "</text>\n";
+        << "\"/><text class=\"marker-label\" x=\"" << num(X(m.at) + (flip ? -4 : 4)) << "\" y=\""
+        << num(top + 12 + 14 * static_cast<double>(mi)) << "\""
+        << (flip ? " text-anchor=\"end\"" : "") << ">" << html_escape(m.label) << "</text>\n";
     else
       s << "<line class=\"peak\" x1=\"" << num(left) << "\" y1=\"" << num(Y(m.at)) << "\" x2=\""
         << num(left + plot_w) << "\" y2=\"" << num(Y(m.at))

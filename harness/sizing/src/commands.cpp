@@ -12,6 +12,7 @@
 #include "gpusizer/sizing/catalog.hpp"
 #include "gpusizer/sizing/dates.hpp"
 #include "gpusizer/sizing/engine.hpp"
+#include "gpusizer/sizing/plan_page.hpp"
 #include "gpusizer/sizing/plan_print.hpp"
 #include "gpusizer/sizing/price_list.hpp"
 #include "gpusizer/sizing/workload.hpp"
@@ -19,9 +20,11 @@
 namespace gpusizer::sizing {
 namespace {
 
-void check_format(const std::string& format) {
+void check_format(const std::string& format, bool html_allowed = false) {
+  if (html_allowed && format == "html") return;
   if (format != "table" && format != "md" && format != "json") {
-    throw InputError("--format: expected table, md or json, got \"" + format + "\"");
+    throw InputError(std::string("--format: expected table, md") +
+                     (html_allowed ? ", json or html" : " or json") + ", got \"" + format + "\"");
   }
 }
 
@@ -179,7 +182,7 @@ nlohmann::json combined_mig(const std::vector<Workload>& workloads, const Capabi
 }  // namespace
 
 int run_recommend(const RecommendOptions& options, std::ostream& out) {
-  check_format(options.format);
+  check_format(options.format, /*html_allowed=*/true);
   if (options.catalog.max_price_age_days < 0) {
     throw InputError("--max-price-age-days: expected 0 or more days");
   }
@@ -231,7 +234,9 @@ int run_recommend(const RecommendOptions& options, std::ostream& out) {
   }
   nlohmann::json doc;
   const bool markdown = options.format == "md";
-  if (options.format != "json") {
+  if (options.format == "html") {
+    print_plan_page(plans, out);
+  } else if (options.format != "json") {
     for (std::size_t i = 0; i < plans.size(); ++i) {
       if (i > 0) out << "\n";
       print_plan(plans[i], out, markdown);
@@ -240,8 +245,9 @@ int run_recommend(const RecommendOptions& options, std::ostream& out) {
   std::ostringstream ignored;
   nlohmann::json combined;
   if (workloads.size() > 1)
-    combined =
-        combined_mig(workloads, table, catalog, options.format == "json" ? ignored : out, markdown);
+    combined = combined_mig(workloads, table, catalog,
+                            options.format == "json" || options.format == "html" ? ignored : out,
+                            markdown);
   if (plans.size() == 1) {
     doc = to_json(plans.front());
   } else {

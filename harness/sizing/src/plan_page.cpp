@@ -1,0 +1,303 @@
+#include "gpusizer/sizing/plan_page.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "gpusizer/printers.hpp"
+#include "gpusizer/sizing/plan_print.hpp"
+#include "gpusizer/svg_chart.hpp"
+#include "gpusizer/table.hpp"
+
+namespace gpusizer::sizing {
+namespace {
+
+std::string e(const std::string& t) {
+  return html_escape(t);
+}
+
+std::string num(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+// As people read numbers: "400,000" and "783,100", not "4e+05"; "12.35" below 10,000.
+std::string sig(double v) {
+  char buf[64];
+  if (!(std::fabs(v) >= 10000)) {
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+  }
+  // Four significant digits, then thousands separators.
+  const double p = std::pow(10.0, std::floor(std::log10(std::fabs(v))) - 3);
+  std::snprintf(buf, sizeof buf, "%.0f", std::round(v / p) * p);
+  std::string digits = buf, out;
+  const bool negative = !digits.empty() && digits[0] == '-';
+  if (negative) digits.erase(0, 1);
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (negative ? "-" : "") + out;
+}
+
+std::string option_name(const PlanRow& r) {
+  std::string s = std::to_string(r.cost.instances) + " × " + r.instance_type;
+  if (r.mig_profile) s += " (MIG " + *r.mig_profile + ")";
+  return s + " " + r.cost.option;
+}
+
+std::string family_of(const std::string& type) {
+  return type.substr(0, type.find('.'));
+}
+
+void answer(const Plan& p, std::ostream& out) {
+  if (p.rows.empty()) {
+    out << "<p class=\"answer none\">No option can serve this workload from the catalog and "
+           "reports given; see the excluded options below.</p>\n";
+    return;
+  }
+  const PlanRow& top = p.rows.front();
+  out << "<div class=\"answer\"><div class=\"big\">" << e(option_name(top)) << "</div>\n<dl>";
+  auto item = [&](const std::string& k, const std::string& v) {
+    out << "<dt>" << e(k) << "</dt><dd>" << v << "</dd>";
+  };
+  item("Cost", e(format_usd(top.cost.usd_per_hour)) + "/h, " +
+                   e(format_usd(top.cost.usd_per_month)) + "/month" +
+                   (top.cost.window_usd ? ", " + e(format_usd(*top.cost.window_usd)) + " for the " +
+                                              std::to_string(*p.window_days) + "-day window"
+                                        : ""));
+  item("Serves", e(sig(top.units_per_second_per_instance * top.cost.instances) + " " + p.unit +
+                   "/s at full load (target " + sig(p.target_rate) + " " + p.unit + "/s at " +
+                   num(100 * p.utilization_target, 0) + " % utilization)"));
+  item("Per dollar", e(sig(top.cost.units_per_dollar) + " " + p.unit + "/$"));
+  item("Per joule", top.units_per_joule
+                        ? e(sig(*top.units_per_joule) + " " + p.unit + "/J") +
+                              " <span class=\"why\">(" + e(top.power_note) + ")</span>"
+                        : "<span class=\"why\">" + e(top.power_note) + "</span>");
+  item("Binding resource", e(top.binding));
+  item("Basis",
+       "<span class=\"label-" + e(top.label) + "\">" + e(top.label) + "</span> — " + e(top.basis));
+  item("Price", e(format_usd(top.cost.price.usd_per_hour) + "/h per instance, " +
+                  top.cost.price.source + ", as of " + top.cost.price.as_of) +
+                    (top.cost.price_stale ? " <b class=\"warn\">STALE</b>" : "") +
+                    (top.cost.price.illustrative ? " <b class=\"warn\">ILLUSTRATIVE</b>" : ""));
+  if (top.cost.spare_accelerators > 0)
+    item("Spare", e(std::to_string(top.cost.spare_accelerators) + " " + top.cost.spare_unit + ", " +
+                    format_usd(top.cost.spare_usd_per_hour) + "/h"));
+  out << "</dl></div>\n";
+}
+
+std::string perf_per_dollar_chart(const Plan& p) {
+  std::vector<ChartBar> bars;
+  for (std::size_t i = 0; i < p.rows.size() && bars.size() < 20; ++i) {
+    const PlanRow& r = p.rows[i];
+    ChartBar b;
+    b.label = "#" + std::to_string(i + 1) + " " + option_name(r);
+    b.value = r.cost.units_per_dollar;
+    b.value_text =
+        sig(r.cost.units_per_dollar) + (r.label == "measured" ? "" : " (" + r.label + ")");
+    b.css_class = r.label == "measured" ? "" : "estimated";
+    b.tooltip = b.label + ": " + format_usd(r.cost.usd_per_hour) + "/h, " + r.basis;
+    bars.push_back(std::move(b));
+  }
+  if (bars.empty()) return "";
+  return svg_bar_chart("Throughput per dollar of the ranked options (pale: estimated or scaled)",
+                       p.unit + " per $", bars, "");
+}
+
+// On-demand cost grows with the busy fraction; a reservation costs the same whatever it is.
+std::string break_even_chart(const Plan& p) {
+  const PlanRow* reserved = nullptr;
+  for (const auto& r : p.rows)
+    if (r.cost.break_even_busy_fraction && r.cost.window_usd && r.cost.on_demand_window_usd) {
+      reserved = &r;
+      break;
+    }
+  if (!reserved || !p.window_busy_fraction || !(*p.window_busy_fraction > 0)) return "";
+  const double per_busy = *reserved->cost.on_demand_window_usd / *p.window_busy_fraction;
+  ChartSeries on_demand{"on-demand (same instances)", {}, "on-demand"};
+  ChartSeries reservation{reserved->cost.option + " (paid for the whole window)", {}, "reserved"};
+  for (int i = 1; i <= 10; ++i) {
+    const double f = i / 10.0;
+    on_demand.points.emplace_back(f * 100, per_busy * f);
+    reservation.points.emplace_back(f * 100, *reserved->cost.window_usd);
+  }
+  std::vector<ChartMarker> markers{
+      {true, *reserved->cost.break_even_busy_fraction * 100,
+       "break-even " + num(100 * *reserved->cost.break_even_busy_fraction, 0) + " % busy"},
+      {true, *p.window_busy_fraction * 100,
+       "this workload: " + num(100 * *p.window_busy_fraction, 0) + " %"}};
+  return svg_line_chart("Cost over the " + std::to_string(*p.window_days) +
+                            "-day window: " + option_name(*reserved) + " against on-demand",
+                        "busy fraction of the window (%)", "US$", {on_demand, reservation}, markers,
+                        false);
+}
+
+// Each GPU as 8 memory slices; each GPU instance a block at its start slot.
+std::string mig_drawing(const PlanRow& r) {
+  if (!r.mig || r.mig->gpus.empty()) return "";
+  const double cell = 60, row = 34, left = 70;
+  const double height = 24 + row * static_cast<double>(r.mig->gpus.size());
+  std::ostringstream s;
+  s << "<figure class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 "
+    << num(left + 8 * cell + 10, 0) << ' ' << num(height, 0) << "\" role=\"img\" aria-label=\"MIG "
+    << "layout\"><text class=\"chart-title\" x=\"0\" y=\"16\">MIG layout: " << e(r.instance_type)
+    << " (" << r.mig->gpus.size() << " GPU" << (r.mig->gpus.size() == 1 ? "" : "s") << ")</text>\n";
+  for (std::size_t g = 0; g < r.mig->gpus.size(); ++g) {
+    const double y = 24 + row * static_cast<double>(g);
+    s << "<text class=\"bar-label\" x=\"0\" y=\"" << num(y + 20, 0) << "\">GPU " << g << "</text>";
+    for (int k = 0; k < 8; ++k)
+      s << "<rect class=\"slot\" x=\"" << num(left + k * cell, 0) << "\" y=\"" << num(y, 0)
+        << "\" width=\"" << num(cell, 0) << "\" height=\"" << num(row - 6, 0) << "\"/>";
+    for (const auto& pl : r.mig->gpus[g].placements)
+      s << "<rect class=\"slice\" x=\"" << num(left + pl.start * cell + 1, 0) << "\" y=\""
+        << num(y + 1, 0) << "\" width=\"" << num(pl.memory_slices * cell - 2, 0) << "\" height=\""
+        << num(row - 8, 0) << "\"><title>" << e(pl.profile) << " at slot " << pl.start
+        << "</title></rect><text class=\"slice-label\" x=\""
+        << num(left + (pl.start + pl.memory_slices / 2.0) * cell, 0) << "\" y=\"" << num(y + 19, 0)
+        << "\" text-anchor=\"middle\">" << e(pl.profile) << "</text>";
+    s << "\n";
+  }
+  s << "</svg></figure>\n";
+  return s.str();
+}
+
+void plan_section(const Plan& p, std::ostream& out) {
+  out << "<h2>" << e(p.workload_name.empty() ? "Workload" : p.workload_name) << "</h2>\n";
+  out << "<p class=\"why\">Target " << e(sig(p.target_rate) + " " + p.unit) << "/s at "
+      << num(100 * p.utilization_target, 0) << " % utilization, redundancy " << p.redundancy << " "
+      << e(p.redundancy_unit)
+      << (p.window_days ? ", reservation window " + std::to_string(*p.window_days) + " days" +
+                              (p.window_busy_fraction
+                                   ? " busy " + num(100 * *p.window_busy_fraction, 0) + " %"
+                                   : "")
+                        : "")
+      << "; prices aged to " << e(p.prices_checked_on) << ", catalog " << e(p.catalog_region)
+      << ".</p>\n";
+  answer(p, out);
+  if (!p.summary.empty()) {
+    out << "<ul class=\"summary-list\">\n";
+    for (const auto& s : p.summary) out << "<li>" << e(s) << "</li>\n";
+    out << "</ul>\n";
+  }
+  out << perf_per_dollar_chart(p) << break_even_chart(p);
+  for (const auto& r : p.rows) {
+    if (r.mig) {
+      out << mig_drawing(r);
+      break;  // the best MIG option's layout
+    }
+  }
+  // Ranked options.
+  out << "<h3>Ranked options</h3>\n<div class=\"table-wrap\"><table>\n<tr><th>#</th>"
+         "<th>option</th><th>basis</th><th>$/h</th><th>$/month</th>"
+      << (p.window_days ? "<th>window $</th><th>break-even busy</th>" : "") << "<th>" << e(p.unit)
+      << "/$</th><th>" << e(p.unit)
+      << "/J</th><th>binding</th><th>price (source, as of)</th></tr>\n";
+  for (std::size_t i = 0; i < p.rows.size(); ++i) {
+    const PlanRow& r = p.rows[i];
+    out << "<tr" << (r.label == "measured" ? "" : " class=\"estimated\"") << "><td>" << i + 1
+        << "</td><td>" << e(option_name(r)) << "</td><td><span class=\"label-" << e(r.label)
+        << "\">" << e(r.label) << "</span></td><td class=\"num\">"
+        << e(format_usd(r.cost.usd_per_hour)) << "</td><td class=\"num\">"
+        << e(format_usd(r.cost.usd_per_month)) << "</td>";
+    if (p.window_days)
+      out << "<td class=\"num\">"
+          << (r.cost.window_usd ? e(format_usd(*r.cost.window_usd))
+                                : "<span class=\"why\">—</span>")
+          << "</td><td class=\"num\">"
+          << (r.cost.break_even_busy_fraction
+                  ? num(100 * *r.cost.break_even_busy_fraction, 1) + " %"
+                  : "<span class=\"why\" title=\"paid per hour used\">—</span>")
+          << "</td>";
+    out << "<td class=\"num\">" << e(sig(r.cost.units_per_dollar)) << "</td><td class=\"num\">"
+        << (r.units_per_joule ? e(sig(*r.units_per_joule))
+                              : "<span class=\"why\" title=\"" + e(r.power_note) + "\">—</span>")
+        << "</td><td>" << e(r.binding) << "</td><td>"
+        << e(format_usd(r.cost.price.usd_per_hour) + ", " + r.cost.price.source + ", " +
+             r.cost.price.as_of)
+        << (r.cost.price_stale ? " <b class=\"warn\">stale</b>" : "")
+        << (r.cost.price.illustrative ? " <b class=\"warn\">illustrative</b>" : "")
+        << "</td></tr>\n";
+  }
+  out << "</table></div>\n";
+  // Evidence.
+  out << "<h3>Evidence</h3>\n<ul>\n";
+  for (const auto& rep : p.reports)
+    out << "<li>report <code>" << e(rep.file) << "</code>, SHA-256 <code>" << e(rep.sha256)
+        << "</code>, gpusizer " << e(rep.tool_version) << "</li>\n";
+  if (!p.rows.empty())
+    for (const auto& ev : p.rows.front().evidence)
+      out << "<li>top option: record <code>" << e(ev.record_id) << "</code> on " << e(ev.target_id)
+          << ", " << e(ev.metric) << " = " << e(format_value(ev.value, ev.unit)) << "</li>\n";
+  out << "<li>catalog <code>" << e(p.catalog_file) << "</code>";
+  for (const auto& o : p.overlays) out << ", overlay <code>" << e(o) << "</code>";
+  out << "</li>\n</ul>\n";
+  // Excluded, folded by family: one line per family and reason.
+  if (!p.excluded.empty()) {
+    std::map<std::string, std::map<std::string, std::vector<std::string>>> folded;
+    for (const auto& x : p.excluded)
+      folded[family_of(x.instance_type)][x.reason].push_back(
+          x.instance_type + (x.option.empty() ? "" : " " + x.option));
+    out << "<h3>Excluded (" << p.excluded.size() << ")</h3>\n";
+    for (const auto& [family, reasons] : folded) {
+      std::size_t n = 0;
+      for (const auto& [why, types] : reasons) n += types.size();
+      out << "<details><summary><b>" << e(family) << "</b> — " << n << " option"
+          << (n == 1 ? "" : "s") << "</summary><ul>\n";
+      for (const auto& [why, types] : reasons) {
+        std::string list;
+        for (const auto& t : types) list += (list.empty() ? "" : ", ") + t;
+        out << "<li>" << e(why) << " <span class=\"why\">(" << e(list) << ")</span></li>\n";
+      }
+      out << "</ul></details>\n";
+    }
+  }
+  if (!p.warnings.empty() || !p.assumptions.empty()) {
+    out << "<h3>Warnings and assumptions</h3>\n<ul>\n";
+    for (const auto& w : p.warnings) out << "<li><b class=\"warn\">" << e(w) << "</b></li>\n";
+    for (const auto& a : p.assumptions) out << "<li>" << e(a) << "</li>\n";
+    out << "</ul>\n";
+  }
+}
+
+}  // namespace
+
+void print_plan_page(const std::vector<Plan>& plans, std::ostream& out) {
+  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+         "<title>gpusizer plan</title>\n<style>\n"
+         "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0 auto;"
+         "max-width:980px;padding:1em;color:#1a1a1a;line-height:1.45}\n"
+         "h2{margin-top:1.6em;border-bottom:2px solid #e5e5e5}\n"
+         ".answer{background:#f6f8fa;border:1px solid #d0d7de;border-left:6px solid #1a7f37;"
+         "border-radius:6px;padding:.8em 1em}.answer .big{font-size:1.5em;font-weight:700}\n"
+         ".answer dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em;margin:.5em 0 "
+         "0}"
+         ".answer dt{font-weight:600}.answer dd{margin:0}\n"
+         ".chart svg{width:100%;height:auto}.chart{margin:1em 0}"
+         ".chart-title{font-weight:600;font-size:14px}.tick,.axis-label,.legend,.marker-label{"
+         "font-size:11px;fill:#555}.bar-label,.bar-value,.slice-label{font-size:12px}"
+         ".grid{stroke:#e5e5e5}.bar{fill:#1a7f37}.bar.estimated{fill:#b7dfc0}"
+         ".marker{stroke:#555;stroke-dasharray:4 3}.peak{stroke:#d9480f;stroke-width:2}"
+         ".slot{fill:#f6f8fa;stroke:#d0d7de}.slice{fill:#9ec5f0;stroke:#1b6ac9}\n"
+         ".table-wrap{overflow-x:auto}table{border-collapse:collapse;font-size:13px}"
+         "td,th{border:1px solid #d0d7de;padding:3px 7px;vertical-align:top}"
+         "th{background:#f6f8fa;text-align:left}td.num{text-align:right;white-space:nowrap;"
+         "font-variant-numeric:tabular-nums}tr.estimated td{color:#57606a}\n"
+         ".why{color:#6e7781;font-size:12px}.warn{color:#9a6700}"
+         ".label-measured{color:#1a7f37;font-weight:600}.label-estimated,.label-scaled{"
+         "color:#9a6700}\ncode{overflow-wrap:anywhere}details{margin:.3em 0}\n"
+         "@media print{body{max-width:none}.chart{break-inside:avoid}details{display:block}}\n"
+         "</style>\n</head>\n<body>\n<h1>gpusizer plan</h1>\n";
+  for (const auto& p : plans) plan_section(p, out);
+  out << "<p class=\"why\">Throughput per dollar is at full load of one instance; per joule "
+         "divides by accelerator board power (NVML), not wall power. Estimated and scaled rows "
+         "come from datasheet peaks or another machine's CPU: measure them before buying.</p>\n"
+         "</body>\n</html>\n";
+}
+
+}  // namespace gpusizer::sizing
