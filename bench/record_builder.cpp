@@ -6,6 +6,7 @@
 
 #include "gpusizer/bench/combined_probe.hpp"
 #include "gpusizer/stats.hpp"
+#include "gpusizer/text.hpp"
 
 namespace gpusizer::bench {
 namespace {
@@ -28,12 +29,6 @@ std::string unit_for_extra(const std::string& name) {
   if (ends("_bytes")) return "B";
   if (ends("_count")) return "1";
   return "1";
-}
-
-std::string short_number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
 }
 
 template <typename T>

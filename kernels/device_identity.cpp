@@ -1,16 +1,11 @@
 #include "gpusizer/kernels/device_identity.hpp"
+#include "gpusizer/text.hpp"
 
 #include <algorithm>
 #include <cctype>
 
 namespace gpusizer::kernels {
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 // "GPU-abc..." / "MIG-abc..." -> "abc..." (lower case); the legacy "MIG-GPU-<uuid>/gi/ci" form
 // keeps its prefix and so never matches a CUDA UUID.

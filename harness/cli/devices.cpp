@@ -11,12 +11,14 @@
 #include "gpusizer/table.hpp"
 #include "gpusizer/telemetry/device_selection.hpp"
 #include "gpusizer/telemetry/nvml_inventory.hpp"
+#include "gpusizer/text.hpp"
 
 namespace gpusizer::cli {
 namespace {
 
 void print_selection(const telemetry::DeviceSelection& s, std::ostream& out) {
-  out << "\nmeasured by `gpusizer run`: " << s.explanation << "\n";
+  const auto e = [](const std::string& text) { return escape_control(text); };
+  out << "\nmeasured by `gpusizer run`: " << e(s.explanation) << "\n";
   Table table({"measured in", "id", "uuid", "name"});
   for (const auto& t : s.whole_gpus)
     table.add_row({"this process", t.id, t.uuid.value_or(""), t.name});
@@ -24,8 +26,8 @@ void print_selection(const telemetry::DeviceSelection& s, std::ostream& out) {
     table.add_row({"MIG child", t.id, t.uuid.value_or(""), t.name});
   if (!s.whole_gpus.empty() || !s.mig_slices.empty()) table.render(out, TextFormat::table);
   if (s.set_cuda_visible_devices)
-    out << "CUDA_VISIBLE_DEVICES=" << *s.set_cuda_visible_devices << " (set by gpusizer)\n";
-  for (const auto& w : s.warnings) out << "warning: " << w << "\n";
+    out << "CUDA_VISIBLE_DEVICES=" << e(*s.set_cuda_visible_devices) << " (set by gpusizer)\n";
+  for (const auto& w : s.warnings) out << "warning: " << e(w) << "\n";
 }
 
 }  // namespace
@@ -49,24 +51,10 @@ void register_devices(CLI::App& app, Action& action) {
       options.known_devices = selection.known_devices;
       options.gpus_with_unlisted_slices = selection.gpus_with_unlisted_slices;
       kernels::Discovery d = kernels::discover(options);
-      std::vector<Target> targets;
-      auto listed = [&](const std::string& id) {
-        for (const auto& t : targets)
-          if (t.id == id) return true;
-        return false;
-      };
-      auto add_with_slices = [&](const Target& gpu) {
-        if (listed(gpu.id)) return;
-        targets.push_back(gpu);
-        for (const auto& m : inventory.mig_targets) {  // MIG slices listed under their parent
-          if (m.parent && *m.parent == gpu.id && !listed(m.id)) targets.push_back(m);
-        }
-      };
-      for (const auto& b : d.backends) add_with_slices(b->target());
-      for (const auto& p : selection.mig_parents) add_with_slices(p);
-      for (const auto& m : inventory.mig_targets) {  // slices of GPUs CUDA did not list
-        if (!listed(m.id)) targets.push_back(m);
-      }
+      std::vector<Target> discovered;
+      for (const auto& b : d.backends) discovered.push_back(b->target());
+      const std::vector<Target> targets =
+          telemetry::device_listing(discovered, selection.mig_parents, inventory.mig_targets);
       if (*json) {
         // The targets and, beside them, why there are no GPUs when there are none: a script
         // reading "0 GPUs" must be able to tell a CPU machine from a broken driver.
@@ -84,16 +72,17 @@ void register_devices(CLI::App& app, Action& action) {
         return 0;
       }
       print_targets(targets, std::cout, TextFormat::table);
+      const auto e = [](const std::string& text) { return escape_control(text); };
       if (selection.parent_measures_gpus && !d.gpu_unavailable_reason.empty()) {
-        std::cout << "0 GPUs: " << d.gpu_unavailable_reason << "\n";
+        std::cout << "0 GPUs: " << e(d.gpu_unavailable_reason) << "\n";
       }
-      for (const auto& w : d.warnings) std::cout << "warning: " << w << "\n";
+      for (const auto& w : d.warnings) std::cout << "warning: " << e(w) << "\n";
       if (!inventory.available) {
-        std::cout << "telemetry/MIG: unavailable: " << inventory.unavailable_reason << "\n";
+        std::cout << "telemetry/MIG: unavailable: " << e(inventory.unavailable_reason) << "\n";
       }
       for (const auto& g : inventory.gpus) {
-        std::cout << g.id << ": MIG " << g.mig_mode
-                  << (g.mig_pending_mode != g.mig_mode ? " (pending " + g.mig_pending_mode + ")"
+        std::cout << e(g.id) << ": MIG " << e(g.mig_mode)
+                  << (g.mig_pending_mode != g.mig_mode ? " (pending " + e(g.mig_pending_mode) + ")"
                                                        : "")
                   << "\n";
       }

@@ -1,10 +1,12 @@
 // gpusizer: GPU microbenchmarks and sizing. Thin: parses options, calls the library, maps errors
-// to exit codes (2 = usage or input error, 1 = runtime failure or a failed verification).
+// to exit codes (2 = usage or input error, 1 = runtime failure or a failed verification). An
+// error is one line, its quoted input escaped (escape_control).
 #include <iostream>
 
 #include "commands.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/host_info.hpp"
+#include "gpusizer/text.hpp"
 
 int main(int argc, char** argv) {
   using namespace gpusizer;
@@ -31,20 +33,20 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "gpusizer: " << e.what() << " (see gpusizer --help)\n";
+    std::cerr << "gpusizer: " << escape_control(e.what()) << " (see gpusizer --help)\n";
     return 2;
   } catch (const InputError& e) {
-    std::cerr << "gpusizer: " << e.what() << "\n";
+    std::cerr << "gpusizer: " << escape_control(e.what()) << "\n";
     return 2;
   }
   if (!action) return 2;
   try {
     return action();
   } catch (const InputError& e) {
-    std::cerr << "gpusizer: " << e.what() << "\n";
+    std::cerr << "gpusizer: " << escape_control(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "gpusizer: error: " << e.what() << "\n";
+    std::cerr << "gpusizer: error: " << escape_control(e.what()) << "\n";
     return 1;
   }
 }

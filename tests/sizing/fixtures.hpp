@@ -139,4 +139,19 @@ inline nlohmann::json base_workload() {
           {"allowed", {"gpu"}}};
 }
 
+// A MIG-only workload on TG: 25 GiB per replica (1g.18gb is too small, 1g.35gb holds it), N+1
+// counted in slices, 30 req/s user-measured per 1g.35gb slice.
+inline nlohmann::json mig_workload_json(double target_rate = 140) {
+  auto w = base_workload();
+  w["target_rate"]["value"] = target_rate;
+  w["memory_bytes_per_replica"] = 25.0 * 1073741824.0;
+  w["allowed"] = {"mig"};
+  w["redundancy"] = 1;
+  w["measured_rates"] = {{{"accelerator", "TG"},
+                          {"mig_profile", "1g.35gb"},
+                          {"units_per_second", 30},
+                          {"source", "my vLLM run"}}};
+  return w;
+}
+
 }  // namespace sizing_test

@@ -83,16 +83,9 @@ TEST(SizingMig, PackingUsesFewestGpus) {
 TEST(SizingMig, EngineChoosesSmallestProfileAndPacks) {
   auto cj = test_catalog();
   Catalog c = catalog_from_json(gpusizer::JsonInput(cj, "c.json"));
-  auto w = base_workload();
   // 25 GiB per replica: 1g.18gb too small; 1g.35gb holds it. User-measured: 30 req/s per
   // 1g.35gb slice. Slices = ceil(140 / (30 x 0.7 = 21)) = ceil(6.67) = 7, + k 1 = 8.
-  w["memory_bytes_per_replica"] = 25.0 * 1073741824.0;
-  w["allowed"] = {"mig"};
-  w["redundancy"] = 1;
-  w["measured_rates"] = {{{"accelerator", "TG"},
-                          {"mig_profile", "1g.35gb"},
-                          {"units_per_second", 30},
-                          {"source", "my vLLM run"}}};
+  auto w = mig_workload_json(140);
   Workload wl = workload_from_json(gpusizer::JsonInput(w, "w.json"));
   std::string why;
   auto choice = choose_mig_profile(wl, c.accelerators[0], CapabilityTable{}, why);

@@ -6,33 +6,10 @@
 
 #include "gpusizer/report_io.hpp"
 #include "gpusizer/report_page.hpp"
+#include "gpusizer/text.hpp"
 
 namespace gpusizer {
 namespace {
-
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-// Three significant digits, at least.
-std::string sig3(double v) {
-  double a = std::fabs(v);
-  int digits = a >= 100 ? 1 : a >= 10 ? 2 : 3;
-  return fixed(v, digits);
-}
-
-std::string bytes_human(std::uint64_t b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(b);
-  int u = 0;
-  while (v >= 1024 && u < 4) {
-    v /= 1024;
-    ++u;
-  }
-  return fixed(v, v == std::floor(v) ? 0 : 1) + " " + units[u];
-}
 
 std::string verification_mark(const Record& r) {
   if (r.status == "skipped") return "-";
@@ -52,17 +29,18 @@ std::string format_value(double value, const std::string& unit) {
   static const Scale kScales[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
   if (unit == "B/s" || unit == "FLOP/s" || unit == "B/J" || unit == "FLOP/J") {
     for (const auto& s : kScales) {
-      if (std::fabs(value) >= s.factor) return sig3(value / s.factor) + " " + s.prefix + unit;
+      if (std::fabs(value) >= s.factor)
+        return three_significant(value / s.factor) + " " + s.prefix + unit;
     }
-    return sig3(value) + " " + unit;
+    return three_significant(value) + " " + unit;
   }
   if (unit == "s") {
-    if (value < 1e-3) return sig3(value * 1e6) + " us";
-    if (value < 1) return sig3(value * 1e3) + " ms";
-    return sig3(value) + " s";
+    if (value < 1e-3) return three_significant(value * 1e6) + " us";
+    if (value < 1) return three_significant(value * 1e3) + " ms";
+    return three_significant(value) + " s";
   }
   if (unit == "1") return fixed(value, 3);
-  return sig3(value) + " " + unit;
+  return three_significant(value) + " " + unit;
 }
 
 std::string format_parameters(const nlohmann::json& parameters) {
@@ -73,7 +51,7 @@ std::string format_parameters(const nlohmann::json& parameters) {
     std::string v;
     if (value.is_number_unsigned() || value.is_number_integer()) {
       bool bytes = key.find("bytes") != std::string::npos;
-      v = bytes ? bytes_human(value.get<std::uint64_t>()) : std::to_string(value.get<long long>());
+      v = bytes ? binary_bytes(value.get<std::uint64_t>()) : std::to_string(value.get<long long>());
     } else if (value.is_string()) {
       v = value.get<std::string>();
     } else {
@@ -88,7 +66,7 @@ void print_targets(const std::vector<Target>& targets, std::ostream& out, TextFo
   if (format == TextFormat::json) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& t : targets) j.push_back(to_json(t));
-    out << j.dump(2) << "\n";
+    out << json_for_terminal(j) << "\n";
     return;
   }
   Table table({"id", "kind", "name", "memory", "details"});
@@ -112,14 +90,14 @@ void print_targets(const std::vector<Target>& targets, std::ostream& out, TextFo
       if (t.uuid) details += (details.empty() ? "" : ", ") + *t.uuid;
     }
     std::string id = t.parent ? "  " + t.id : t.id;  // MIG slices indented under their GPU
-    table.add_row({id, t.kind, t.name, bytes_human(t.memory_bytes), details});
+    table.add_row({id, t.kind, t.name, binary_bytes(t.memory_bytes), details});
   }
   table.render(out, format);
 }
 
 void print_report(const Report& report, std::ostream& out, TextFormat format) {
   if (format == TextFormat::json) {
-    out << to_json(report).dump(2) << "\n";
+    out << json_for_terminal(to_json(report)) << "\n";
     return;
   }
   Table table({"target", "benchmark", "parameters", "result", "cv", "verified", "power",
@@ -149,81 +127,93 @@ void print_report(const Report& report, std::ostream& out, TextFormat format) {
     print_report_page(report, ReportPageSource{}, out);
     return;
   }
+  const auto e = [](const std::string& text) { return escape_control(text); };
   if (format == TextFormat::table) {
-    out << "gpusizer report: " << report.host.hostname << ", suite " << report.suite << ", "
-        << report.status << ", " << report.records.size() << " records\n";
+    out << "gpusizer report: " << e(report.host.hostname) << ", suite " << e(report.suite) << ", "
+        << e(report.status) << ", " << report.records.size() << " records\n";
   }
   table.render(out, format);
   if (format == TextFormat::csv) return;
   for (const auto& [id, reason] : report.not_run) {
-    out << "not run: " << id << " (" << reason << ")\n";
+    out << "not run: " << e(id) << " (" << e(reason) << ")\n";
   }
-  for (const auto& w : report.warnings) out << "warning: " << w << "\n";
+  for (const auto& w : report.warnings) out << "warning: " << e(w) << "\n";
+}
+
+std::vector<ComparisonRow> compare_reports(const std::vector<NamedReport>& reports) {
+  std::vector<ComparisonRow> rows;
+  std::map<std::string, std::size_t> row_of;
+  for (const auto& nr : reports) {
+    for (const auto& r : nr.report.records) {
+      if (row_of.emplace(r.id, rows.size()).second) rows.push_back({&r, "", {}});
+    }
+  }
+  for (auto& row : rows) {
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      ComparedValue v;
+      v.record = reports[i].report.find_record(row.first->id);
+      const Record* r = v.record;
+      if (r && (r->status == "ok" || r->status == "failed") && !r->metrics.empty()) {
+        v.value = r->metrics.front().value;
+        row.unit = r->metrics.front().unit;
+      }
+      const std::optional<double> base = i > 0 ? row.values.front().value : std::nullopt;
+      if (base && v.value && *base > 0) v.ratio_to_first = *v.value / *base;
+      row.values.push_back(v);
+    }
+  }
+  return rows;
 }
 
 void print_comparison(const std::vector<NamedReport>& reports, std::ostream& out,
                       TextFormat format) {
+  const std::vector<ComparisonRow> rows = compare_reports(reports);
+  if (format == TextFormat::json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& row : rows) {
+      nlohmann::json j{{"id", row.first->id}, {"values", nlohmann::json::array()}};
+      for (std::size_t i = 0; i < reports.size(); ++i) {
+        const ComparedValue& v = row.values[i];
+        if (v.value) {
+          const Metric& m = v.record->metrics.front();
+          j["values"].push_back({{"report", reports[i].name},
+                                 {"metric", m.name},
+                                 {"value", m.value},
+                                 {"unit", m.unit},
+                                 {"status", v.record->status}});
+        } else {
+          j["values"].push_back({{"report", reports[i].name}, {"value", nullptr}});
+        }
+      }
+      list.push_back(j);
+    }
+    out << json_for_terminal(list) << "\n";
+    return;
+  }
   std::vector<std::string> headers{"benchmark", "parameters", "unit"};
   for (std::size_t i = 0; i < reports.size(); ++i) {
     headers.push_back(reports[i].name);
     if (i > 0) headers.push_back("ratio " + std::to_string(i + 1) + "/1");
   }
-  // Rows in first-seen order over all reports.
-  std::vector<std::string> ids;
-  std::map<std::string, const Record*> first_seen;
-  for (const auto& nr : reports) {
-    for (const auto& r : nr.report.records) {
-      if (first_seen.emplace(r.id, &r).second) ids.push_back(r.id);
-    }
-  }
-  if (format == TextFormat::json) {
-    nlohmann::json rows = nlohmann::json::array();
-    for (const auto& id : ids) {
-      nlohmann::json row{{"id", id}, {"values", nlohmann::json::array()}};
-      for (const auto& nr : reports) {
-        const Record* r = nr.report.find_record(id);
-        if (r && r->status != "skipped" && r->status != "error" && !r->metrics.empty()) {
-          row["values"].push_back({{"report", nr.name},
-                                   {"metric", r->metrics.front().name},
-                                   {"value", r->metrics.front().value},
-                                   {"unit", r->metrics.front().unit},
-                                   {"status", r->status}});
-        } else {
-          row["values"].push_back({{"report", nr.name}, {"value", nullptr}});
-        }
-      }
-      rows.push_back(row);
-    }
-    out << rows.dump(2) << "\n";
-    return;
-  }
   Table table(headers);
   for (std::size_t c = 3; c < headers.size(); ++c) table.right_align(c);
-  for (const auto& id : ids) {
-    const Record* first = first_seen[id];
-    std::vector<std::string> row{first->family + "/" + first->operation + " " + first->target,
-                                 format_parameters(first->parameters), ""};
-    std::optional<double> base;
+  for (const auto& row : rows) {
+    const Record& first = *row.first;
+    std::vector<std::string> cells{first.family + "/" + first.operation + " " + first.target,
+                                   format_parameters(first.parameters), row.unit};
     for (std::size_t i = 0; i < reports.size(); ++i) {
-      const Record* r = reports[i].report.find_record(id);
-      std::optional<double> v;
+      const ComparedValue& v = row.values[i];
       std::string cell = "-";
-      if (r && (r->status == "ok" || r->status == "failed") && !r->metrics.empty()) {
-        v = r->metrics.front().value;
-        row[2] = r->metrics.front().unit;
-        cell = format_value(*v, r->metrics.front().unit);
-        if (r->status == "failed") cell += " (FAILED)";
-      } else if (r) {
-        cell = r->status;
+      if (v.value) {
+        cell = format_value(*v.value, v.record->metrics.front().unit);
+        if (v.record->status == "failed") cell += " (FAILED)";
+      } else if (v.record) {
+        cell = v.record->status;
       }
-      row.push_back(cell);
-      if (i == 0) {
-        base = v;
-      } else {
-        row.push_back(base && v && *base > 0 ? fixed(*v / *base, 3) : "-");
-      }
+      cells.push_back(cell);
+      if (i > 0) cells.push_back(v.ratio_to_first ? fixed(*v.ratio_to_first, 3) : "-");
     }
-    table.add_row(row);
+    table.add_row(cells);
   }
   table.render(out, format);
 }

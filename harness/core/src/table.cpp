@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gpusizer/error.hpp"
+#include "gpusizer/text.hpp"
 
 namespace gpusizer {
 namespace {
@@ -38,7 +39,7 @@ TextFormat text_format_from_string(const std::string& s) {
 
 std::string html_escape(const std::string& text) {
   std::string out;
-  for (char c : text) {
+  for (char c : escape_control(text)) {
     switch (c) {
       case '&':
         out += "&amp;";
@@ -81,69 +82,81 @@ void Table::right_align(std::size_t column) {
 
 void Table::render(std::ostream& out, TextFormat format) const {
   const std::size_t cols = headers_.size();
+  // Escaped once, before the format's own quoting: no raw control byte in any format.
+  auto escaped = [](const std::vector<std::string>& cells) {
+    std::vector<std::string> safe;
+    for (const auto& c : cells) safe.push_back(escape_control(c));
+    return safe;
+  };
+  std::vector<std::vector<std::string>> lines{escaped(headers_)};
+  for (const auto& row : rows_) lines.push_back(escaped(row));
+  const auto right = [&](std::size_t c) { return c < right_.size() && right_[c]; };
   if (format == TextFormat::csv) {
-    for (std::size_t c = 0; c < cols; ++c) out << (c ? "," : "") << csv_escape(headers_[c]);
-    out << "\n";
-    for (const auto& row : rows_) {
-      for (std::size_t c = 0; c < cols; ++c) out << (c ? "," : "") << csv_escape(row[c]);
+    for (const auto& line : lines) {
+      for (std::size_t c = 0; c < cols; ++c) out << (c ? "," : "") << csv_escape(line[c]);
       out << "\n";
     }
     return;
   }
   if (format == TextFormat::html) {
     out << "<table>\n<thead><tr>";
-    for (const auto& h : headers_) out << "<th>" << html_escape(h) << "</th>";
+    for (const auto& h : lines.front()) out << "<th>" << html_escape(h) << "</th>";
     out << "</tr></thead>\n<tbody>\n";
-    for (const auto& row : rows_) {
+    for (std::size_t r = 1; r < lines.size(); ++r) {
       out << "<tr>";
       for (std::size_t c = 0; c < cols; ++c) {
-        bool right = c < right_.size() && right_[c];
-        out << (right ? "<td class=\"num\">" : "<td>") << html_escape(row[c]) << "</td>";
+        out << (right(c) ? "<td class=\"num\">" : "<td>") << html_escape(lines[r][c]) << "</td>";
       }
       out << "</tr>\n";
     }
     out << "</tbody>\n</table>\n";
     return;
   }
-  if (format == TextFormat::md) {
-    out << "|";
-    for (const auto& h : headers_) out << " " << md_escape(h) << " |";
-    out << "\n|";
-    for (std::size_t c = 0; c < cols; ++c) {
-      bool right = c < right_.size() && right_[c];
-      out << (right ? " ---: |" : " --- |");
+  const bool md = format == TextFormat::md;
+  const bool padded = layout_ == TableLayout::padded;
+  if (md) {
+    for (auto& line : lines) {
+      for (auto& cell : line) cell = md_escape(cell);
     }
-    out << "\n";
-    for (const auto& row : rows_) {
-      out << "|";
-      for (const auto& cell : row) out << " " << md_escape(cell) << " |";
-      out << "\n";
-    }
-    return;
   }
   std::vector<std::size_t> width(cols, 0);
-  for (std::size_t c = 0; c < cols; ++c) width[c] = display_width(headers_[c]);
-  for (const auto& row : rows_) {
-    for (std::size_t c = 0; c < cols; ++c) width[c] = std::max(width[c], display_width(row[c]));
+  for (const auto& line : lines) {
+    for (std::size_t c = 0; c < cols; ++c) width[c] = std::max(width[c], display_width(line[c]));
   }
-  auto line = [&](const std::vector<std::string>& cells) {
+  auto write = [&](const std::vector<std::string>& cells) {
+    if (md) out << (padded ? "| " : "|");
     for (std::size_t c = 0; c < cols; ++c) {
-      std::size_t pad = width[c] - display_width(cells[c]);
-      bool right = c < right_.size() && right_[c];
-      if (right) out << std::string(pad, ' ');
-      out << cells[c];
-      if (c + 1 < cols) {
-        if (!right) out << std::string(pad, ' ');
+      const bool last = c + 1 == cols;
+      // Compact text pads every column but a left-aligned last one; compact Markdown pads none.
+      const bool pad = padded || (!md && (!last || right(c)));
+      const std::string fill(pad ? width[c] - display_width(cells[c]) : 0, ' ');
+      if (md && !padded) out << " ";
+      out << (right(c) ? fill : "") << cells[c] << (right(c) ? "" : fill);
+      if (md) {
+        out << (padded ? " | " : " |");
+      } else if (padded || !last) {
         out << "  ";
       }
     }
     out << "\n";
   };
-  line(headers_);
-  std::vector<std::string> rule;
-  for (std::size_t c = 0; c < cols; ++c) rule.push_back(std::string(width[c], '-'));
-  line(rule);
-  for (const auto& row : rows_) line(row);
+  write(lines.front());
+  if (md) {
+    out << "|";
+    for (std::size_t c = 0; c < cols; ++c) {
+      if (padded) {
+        out << std::string(width[c] + (right(c) ? 1 : 2), '-') << (right(c) ? ":|" : "|");
+      } else {
+        out << (right(c) ? " ---: |" : " --- |");
+      }
+    }
+    out << "\n";
+  } else {
+    std::vector<std::string> rule;
+    for (std::size_t c = 0; c < cols; ++c) rule.push_back(std::string(width[c], '-'));
+    write(rule);
+  }
+  for (std::size_t r = 1; r < lines.size(); ++r) write(lines[r]);
 }
 
 }  // namespace gpusizer

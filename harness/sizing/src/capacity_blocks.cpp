@@ -10,6 +10,7 @@
 #include "gpusizer/sizing/aws_import.hpp"
 #include "gpusizer/sizing/dates.hpp"
 #include "gpusizer/sizing/plan_print.hpp"
+#include "gpusizer/text.hpp"
 
 namespace gpusizer::sizing {
 namespace {
@@ -21,13 +22,6 @@ struct Offer {
   bool started = false;
   std::string pointer;
 };
-
-std::string hours_text(double h) {
-  std::ostringstream s;
-  s.precision(6);
-  s << h;
-  return s.str();
-}
 
 bool block_size(int n) {
   return n == 1 || n == 2 || n == 4 || n == 8 || n == 16 || n == 32 || n == 64;
@@ -115,9 +109,9 @@ AwsImport import_capacity_block_offerings(const JsonInput& in, const AwsImportOp
     const double span_hours = static_cast<double>(bounds[1] - bounds[0]) / 3600.0;
     if (std::fabs(span_hours - duration) > 1.0 / 60.0) {
       result.warnings.push_back(in.source() + ": " + item.pointer() + ": EndDate - StartDate is " +
-                                hours_text(span_hours) + " h but the offering states " +
-                                hours_text(duration) + " h: the price uses the stated " +
-                                hours_text(duration) + " h");
+                                significant(span_hours, 6) + " h but the offering states " +
+                                significant(duration, 6) + " h: the price uses the stated " +
+                                significant(duration, 6) + " h");
     }
     if (!block_size(o.offer.instance_count)) {
       result.warnings.push_back(in.source() + ": " + item.pointer() + ": " +
@@ -166,7 +160,7 @@ AwsImport import_capacity_block_offerings(const JsonInput& in, const AwsImportOp
     note << "capacity block offer: " << o.offer.instance_count << " instance(s) in "
          << o.offer.availability_zone << ", " << o.offer.start_date << " to " << o.offer.end_date
          << ", upfront " << exact_usd(o.offer.upfront_fee_usd) << " / (" << o.offer.instance_count
-         << " x " << hours_text(o.offer.duration_hours) << " h) per instance-hour";
+         << " x " << significant(o.offer.duration_hours, 6) << " h) per instance-hour";
     if (others > 0)
       note << "; " << others << " other offering(s) for this type in the file not kept";
     p.note = note.str();

@@ -6,6 +6,7 @@
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/sizing/mig.hpp"
+#include "gpusizer/text.hpp"
 
 #ifndef GPUSIZER_DEFAULT_DATA_DIR
 #define GPUSIZER_DEFAULT_DATA_DIR "data"
@@ -13,12 +14,6 @@
 
 namespace gpusizer::sizing {
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 std::string check_option(const JsonInput& in) {
   return in.one_of(

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "gpusizer/sizing/dates.hpp"
+#include "gpusizer/text.hpp"
 #include "purchase.hpp"
 #include "roofline.hpp"
 #include "summary.hpp"
@@ -14,13 +15,6 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
-
-std::string fmt(double v, int precision = 4) {
-  std::ostringstream s;
-  s.precision(precision);
-  s << v;
-  return s.str();
-}
 
 const MeasuredRate* user_rate(const Workload& w, const std::string& accelerator,
                               const std::optional<std::string>& mig_profile,
@@ -64,22 +58,23 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
       static_cast<int>(std::ceil(w.memory_bytes_per_replica / memory_per_accelerator - 1e-12));
   const int g = w.gpus_per_replica.value_or(std::max(1, needed_by_memory));
   if (w.memory_bytes_per_replica > g * memory_per_accelerator) {
-    tc.why = "a replica needs " + fmt(w.memory_bytes_per_replica / kGiB) + " GiB, " +
-             std::to_string(g) + " x " + fmt(memory_per_accelerator / kGiB) +
+    tc.why = "a replica needs " + short_number(w.memory_bytes_per_replica / kGiB) + " GiB, " +
+             std::to_string(g) + " x " + short_number(memory_per_accelerator / kGiB) +
              " GiB does not hold it (" + row.memory_basis + ")";
     return tc;
   }
   if (g > type.accelerator_count) {
     tc.why = "a replica needs " + std::to_string(g) + " accelerators (memory " +
-             fmt(w.memory_bytes_per_replica / kGiB) + " GiB, " + row.memory_basis +
+             short_number(w.memory_bytes_per_replica / kGiB) + " GiB, " + row.memory_basis +
              "), the type has " + std::to_string(type.accelerator_count);
     return tc;
   }
   row.gpus_per_replica = g;
   row.replicas_per_instance = type.accelerator_count / g;
-  row.reasons.push_back("memory fit: " + fmt(w.memory_bytes_per_replica / kGiB) +
+  row.reasons.push_back("memory fit: " + short_number(w.memory_bytes_per_replica / kGiB) +
                         " GiB per replica on " + std::to_string(g) + " x " +
-                        fmt(memory_per_accelerator / kGiB) + " GiB (" + row.memory_basis + ")");
+                        short_number(memory_per_accelerator / kGiB) + " GiB (" + row.memory_basis +
+                        ")");
   if (const MeasuredRate* r = user_rate(w, acc.id, std::nullopt, type.type)) {
     row.units_per_second_per_replica = r->units_per_second;
     row.binding = "user-measured rate";
@@ -120,8 +115,8 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
     }
     if (!w.gpus_per_replica && needed_by_memory > 1) {
       row.reasons.push_back("memory capacity sets " + std::to_string(g) +
-                            " accelerators per replica (" + fmt(w.memory_bytes_per_replica / kGiB) +
-                            " GiB per replica)");
+                            " accelerators per replica (" +
+                            short_number(w.memory_bytes_per_replica / kGiB) + " GiB per replica)");
       row.binding = "memory capacity";
     }
   } else {
@@ -166,8 +161,8 @@ TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Workload& w,
   row.kind = "cpu";
   row.accelerator = type.cpu_model;
   if (w.memory_bytes_per_replica > type.memory_gib * kGiB) {
-    tc.why = "a replica needs " + fmt(w.memory_bytes_per_replica / kGiB) + " GiB, the type has " +
-             fmt(type.memory_gib) + " GiB RAM";
+    tc.why = "a replica needs " + short_number(w.memory_bytes_per_replica / kGiB) +
+             " GiB, the type has " + short_number(type.memory_gib) + " GiB RAM";
     return tc;
   }
   row.replicas_per_instance = 1;
@@ -296,9 +291,9 @@ void add_mig_rows(const InstanceTypeInfo& type, const Accelerator& acc, const Mi
                         (w.min_rate_per_slice ? " and meets min_rate_per_slice" : "") + ": " +
                         std::to_string(choice.slices) + " slices on " + std::to_string(gpus) +
                         " GPU(s), " + std::to_string(instances) + " instance(s)");
-  row.reasons.push_back("memory fit: " + fmt(w.memory_bytes_per_replica / kGiB) +
-                        " GiB per replica in " + fmt(choice.memory_bytes / kGiB) + " GiB (" +
-                        choice.memory_basis + ")");
+  row.reasons.push_back("memory fit: " + short_number(w.memory_bytes_per_replica / kGiB) +
+                        " GiB per replica in " + short_number(choice.memory_bytes / kGiB) +
+                        " GiB (" + choice.memory_basis + ")");
   if (const int idle = instances * type.accelerator_count - gpus; idle > 0) {
     row.reasons.push_back(std::to_string(idle) + " of the " +
                           std::to_string(instances * type.accelerator_count) +
@@ -345,20 +340,21 @@ double usable_accelerator_memory(const InstanceTypeInfo& type, const Accelerator
                                  const CapabilityTable& table, std::string& basis) {
   const double catalog_bytes = static_cast<double>(type.accelerator_memory_mib) * kMiB;
   if (const DeviceCapability* d = table.gpu(acc.id); d != nullptr && d->memory_bytes > 0) {
-    basis = "measured usable memory " + fmt(static_cast<double>(d->memory_bytes) / kGiB) +
+    basis = "measured usable memory " + short_number(static_cast<double>(d->memory_bytes) / kGiB) +
             " GiB per " + acc.id + " (" + d->memory_source + "; catalog " +
-            fmt(catalog_bytes / kGiB) + " GiB)";
+            short_number(catalog_bytes / kGiB) + " GiB)";
     return static_cast<double>(d->memory_bytes);
   }
   if (acc.kind != "gpu") {
-    basis = "catalog " + fmt(catalog_bytes / kGiB) + " GiB per " + acc.id +
+    basis = "catalog " + short_number(catalog_bytes / kGiB) + " GiB per " + acc.id +
             " (not measured; no CUDA context on a Neuron device)";
     return catalog_bytes;
   }
   const double usable = std::max(0.0, catalog_bytes - kCudaContextReserveMiB * kMiB);
-  basis = "catalog " + fmt(catalog_bytes / kGiB) + " GiB per " + acc.id + " - " +
-          fmt(kCudaContextReserveMiB / 1024.0) +
-          " GiB reserved for the CUDA context = " + fmt(usable / kGiB) + " GiB (not measured)";
+  basis = "catalog " + short_number(catalog_bytes / kGiB) + " GiB per " + acc.id + " - " +
+          short_number(kCudaContextReserveMiB / 1024.0) +
+          " GiB reserved for the CUDA context = " + short_number(usable / kGiB) +
+          " GiB (not measured)";
   return usable;
 }
 
@@ -377,11 +373,12 @@ std::optional<MigChoice> choose_mig_profile(const Workload& w, const Accelerator
       memory_basis = "measured usable memory of " + p.name + " (" + d->memory_source + ")";
     } else {
       memory = std::max(0.0, (static_cast<double>(p.memory_mib) - kCudaContextReserveMiB) * kMiB);
-      memory_basis = "catalog " + fmt(static_cast<double>(p.memory_mib) / 1024.0) + " GiB - " +
-                     fmt(kCudaContextReserveMiB / 1024.0) + " GiB CUDA context reserve";
+      memory_basis = "catalog " + short_number(static_cast<double>(p.memory_mib) / 1024.0) +
+                     " GiB - " + short_number(kCudaContextReserveMiB / 1024.0) +
+                     " GiB CUDA context reserve";
     }
     if (memory < w.memory_bytes_per_replica) {
-      why += " " + p.name + " too small (" + fmt(memory / kGiB) + " GiB usable);";
+      why += " " + p.name + " too small (" + short_number(memory / kGiB) + " GiB usable);";
       continue;
     }
     MigChoice choice;
@@ -444,14 +441,15 @@ Plan make_plan(const Workload& w, const CapabilityTable& table, const Catalog& c
                             " replicas) / replicas per instance)"
                       : "ceil(replicas needed / replicas per instance) + redundancy " +
                             std::to_string(w.redundancy) + " instances (N+k)") +
-      ", replicas needed = ceil(target " + fmt(w.target_rate) + " " + w.unit +
-      "/s / (per-replica rate x utilization target " + fmt(w.utilization_target) +
+      ", replicas needed = ceil(target " + short_number(w.target_rate) + " " + w.unit +
+      "/s / (per-replica rate x utilization target " + short_number(w.utilization_target) +
       ")); MIG counts redundancy in slices");
   plan.assumptions.push_back(
       "spare = capacity paid for beyond the replicas the target needs at the utilization "
       "target: accelerators (GPU/Neuron types, at the per-accelerator share of the price), "
       "instances (CPU types) or slice positions (MIG)");
-  plan.assumptions.push_back("on-demand and spot cost = $/h x " + fmt(w.hours()) + " h/month" +
+  plan.assumptions.push_back("on-demand and spot cost = $/h x " + short_number(w.hours()) +
+                             " h/month" +
                              (w.hours_per_month ? " (from the workload)"
                               : w.window        ? " (730 h x busy fraction)"
                                                 : " (730 h = 8760 h / 12)"));
@@ -461,15 +459,15 @@ Plan make_plan(const Workload& w, const CapabilityTable& table, const Catalog& c
   plan.assumptions.push_back(
       "estimated rows use datasheet peaks x the efficiency measured on the "
       "nearest measured accelerator (else defaults: compute " +
-      fmt(options.default_efficiency.compute) + ", memory bandwidth " +
-      fmt(options.default_efficiency.memory_bandwidth) + ", host link " +
-      fmt(options.default_efficiency.host_link) + ", collectives " +
-      fmt(options.default_efficiency.collectives) +
+      short_number(options.default_efficiency.compute) + ", memory bandwidth " +
+      short_number(options.default_efficiency.memory_bandwidth) + ", host link " +
+      short_number(options.default_efficiency.host_link) + ", collectives " +
+      short_number(options.default_efficiency.collectives) +
       "); estimated and scaled rows rank below every measured row");
   plan.assumptions.push_back(
       "accelerator memory: the measured usable memory when a report has the accelerator, else "
       "the catalog figure minus " +
-      fmt(kCudaContextReserveMiB / 1024.0) + " GiB for the CUDA context (GPUs)");
+      short_number(kCudaContextReserveMiB / 1024.0) + " GiB for the CUDA context (GPUs)");
   plan.assumptions.push_back("prices older than " + std::to_string(options.max_price_age_days) +
                              " days on " + plan.prices_checked_on + " are marked stale");
   bool cpu_used = false;

@@ -1,54 +1,15 @@
 #include "gpusizer/sizing/plan_print.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <iomanip>
 #include <sstream>
 #include <vector>
 
+#include "gpusizer/table.hpp"
+#include "gpusizer/text.hpp"
+
 namespace gpusizer::sizing {
 namespace {
-
-std::string number(double v, int precision) {
-  std::ostringstream s;
-  s.setf(std::ios::fixed);
-  s.precision(precision);
-  s << v;
-  return s.str();
-}
-
-std::string short_number(double v) {
-  std::ostringstream s;
-  s.precision(4);
-  s << v;
-  return s.str();
-}
-
-void print_table(const std::vector<std::vector<std::string>>& rows, std::ostream& out,
-                 bool markdown) {
-  std::vector<std::size_t> width(rows.front().size(), 0);
-  for (const auto& r : rows) {
-    for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
-  }
-  for (std::size_t n = 0; n < rows.size(); ++n) {
-    const auto& r = rows[n];
-    if (markdown) out << "| ";
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      out << std::left << std::setw(static_cast<int>(width[i])) << r[i];
-      out << (markdown ? " | " : "  ");
-    }
-    out << "\n";
-    if (n == 0) {
-      if (markdown) out << "|";
-      for (std::size_t i = 0; i < r.size(); ++i) {
-        out << (markdown ? std::string(width[i] + 2, '-') + "|"
-                         : std::string(width[i], '-') + "  ");
-      }
-      out << "\n";
-    }
-  }
-}
 
 std::string spare_cell(const OptionCost& c) {
   const int n = c.spare_unit == "accelerators" ? c.spare_accelerators : c.spare_replicas;
@@ -63,7 +24,39 @@ void list(const std::string& title, const std::vector<std::string>& items, std::
           bool markdown) {
   if (items.empty()) return;
   out << "\n" << (markdown ? "### " : "") << title << (markdown ? "\n\n" : ":\n");
-  for (const auto& i : items) out << (markdown ? "- " : "  - ") << i << "\n";
+  for (const auto& i : items) out << (markdown ? "- " : "  - ") << escape_control(i) << "\n";
+}
+
+// The ranked options, one row each.
+Table plan_table(const Plan& plan) {
+  std::vector<std::string> headers{"#", "type", "count", "option", "$/h", "$/month"};
+  if (plan.window_days) headers.push_back("$ window");
+  for (const char* h : {"spare", "vCPUs", "perf/$", "perf/W", "binding", "basis", "price"})
+    headers.push_back(h);
+  Table table(headers, TableLayout::padded);
+  int rank = 0;
+  for (const auto& r : plan.rows) {
+    std::vector<std::string> row{
+        std::to_string(++rank),
+        r.instance_type + (r.mig_profile ? " [MIG " + *r.mig_profile + "]" : ""),
+        std::to_string(r.cost.instances),
+        r.cost.option,
+        format_usd(r.cost.usd_per_hour),
+        format_usd(r.cost.usd_per_month)};
+    if (plan.window_days) row.push_back(r.cost.window_usd ? format_usd(*r.cost.window_usd) : "-");
+    row.push_back(spare_cell(r.cost));
+    row.push_back(r.cost.quota ? std::to_string(r.cost.quota->vcpus) + " " + r.cost.quota->bucket +
+                                     (r.cost.quota->market == "Spot" ? " spot" : "")
+                               : "-");
+    row.push_back(short_number(r.cost.units_per_dollar) + " " + plan.unit + "/$");
+    row.push_back(r.units_per_joule ? short_number(*r.units_per_joule) + " " + plan.unit + "/J"
+                                    : "not measured");
+    row.push_back(r.binding);
+    row.push_back(r.label);
+    row.push_back(price_label(r.cost));
+    table.add_row(std::move(row));
+  }
+  return table;
 }
 
 }  // namespace
@@ -95,7 +88,7 @@ std::vector<std::string> row_labels(const PlanRow& row) {
 
 std::string format_usd(double usd) {
   const double cents_total = std::round(usd * 100.0);
-  std::string digits = number(std::floor(std::fabs(cents_total) / 100.0), 0);
+  std::string digits = fixed(std::floor(std::fabs(cents_total) / 100.0), 0);
   std::string grouped;
   for (std::size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
@@ -107,102 +100,54 @@ std::string format_usd(double usd) {
   return out;
 }
 
-void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
-  out << (markdown ? "## " : "") << "Sizing plan for \"" << plan.workload_name
-      << "\": " << short_number(plan.target_rate) << " " << plan.unit << "/s, utilization target "
-      << short_number(plan.utilization_target) << ", N+" << plan.redundancy
-      << (plan.redundancy_unit == "replicas" ? " replicas" : "") << ", "
-      << short_number(plan.hours_per_month) << " h/month";
-  if (plan.window_days) {
-    out << ", window " << *plan.window_days << " days at busy fraction "
-        << short_number(*plan.window_busy_fraction);
-  }
-  out << " (catalog " << plan.catalog_region << ", prices aged to " << plan.prices_checked_on
-      << ")\n";
-  if (!plan.restricted_to.empty()) {
-    std::string only;
-    for (const auto& r : plan.restricted_to) only += (only.empty() ? "" : ", ") + r;
-    out << "Restricted to: " << only << "\n";
-  }
-  out << "\n";
-  std::vector<std::vector<std::string>> rows;
-  rows.push_back({"#", "type", "count", "option", "$/h", "$/month"});
-  if (plan.window_days) rows.back().push_back("$ window");
-  for (const char* h : {"spare", "vCPUs", "perf/$", "perf/W", "binding", "basis", "price"})
-    rows.back().push_back(h);
-  int rank = 0;
-  for (const auto& r : plan.rows) {
-    std::vector<std::string> row{
-        std::to_string(++rank),
-        r.instance_type + (r.mig_profile ? " [MIG " + *r.mig_profile + "]" : ""),
-        std::to_string(r.cost.instances),
-        r.cost.option,
-        format_usd(r.cost.usd_per_hour),
-        format_usd(r.cost.usd_per_month)};
-    if (plan.window_days) row.push_back(r.cost.window_usd ? format_usd(*r.cost.window_usd) : "-");
-    row.push_back(spare_cell(r.cost));
-    row.push_back(r.cost.quota ? std::to_string(r.cost.quota->vcpus) + " " + r.cost.quota->bucket +
-                                     (r.cost.quota->market == "Spot" ? " spot" : "")
-                               : "-");
-    row.push_back(short_number(r.cost.units_per_dollar) + " " + plan.unit + "/$");
-    row.push_back(r.units_per_joule ? short_number(*r.units_per_joule) + " " + plan.unit + "/J"
-                                    : "not measured");
-    row.push_back(r.binding);
-    row.push_back(r.label);
-    row.push_back(price_label(r.cost));
-    rows.push_back(std::move(row));
-  }
-  if (plan.rows.empty()) {
-    out << "No instance type can serve this workload.\n";
-  } else {
-    print_table(rows, out, markdown);
-  }
-  list("Summary", plan.summary, out, markdown);
-  if (!plan.rows.empty()) {
-    const PlanRow& top = plan.rows.front();
-    std::vector<std::string> reasons = top.reasons;
-    reasons.push_back("per replica " + short_number(top.units_per_second_per_replica) + " " +
-                      plan.unit + "/s (" + top.basis + "), " +
-                      std::to_string(top.replicas_per_instance) +
-                      " replica(s) per instance, binding: " + top.binding);
-    {
-      const OptionCost& c = top.cost;
-      std::ostringstream spare;
-      spare << "spare: the target needs " << c.needed_replicas
-            << (c.spare_unit == "slices" ? " slice(s)" : " replica(s)") << " at utilization "
-            << short_number(plan.utilization_target) << "; " << c.instances << " instance(s) hold "
-            << c.needed_replicas + c.spare_replicas << ", so ";
-      if (c.spare_unit == "accelerators") {
-        spare << c.spare_accelerators << " accelerator(s)";
-      } else if (c.spare_unit == "instances") {
-        spare << c.spare_replicas << " instance(s)";
-      } else {
-        spare << c.spare_replicas << " slice position(s) (" << c.spare_accelerators
-              << " idle GPU(s))";
-      }
-      spare << " are spare, " << format_usd(c.spare_usd_per_hour) << "/h";
-      reasons.push_back(spare.str());
+std::vector<std::string> top_plan_reasons(const Plan& plan) {
+  if (plan.rows.empty()) return {};
+  const PlanRow& top = plan.rows.front();
+  std::vector<std::string> reasons = top.reasons;
+  reasons.push_back("per replica " + short_number(top.units_per_second_per_replica) + " " +
+                    plan.unit + "/s (" + top.basis + "), " +
+                    std::to_string(top.replicas_per_instance) +
+                    " replica(s) per instance, binding: " + top.binding);
+  {
+    const OptionCost& c = top.cost;
+    std::ostringstream spare;
+    spare << "spare: the target needs " << c.needed_replicas
+          << (c.spare_unit == "slices" ? " slice(s)" : " replica(s)") << " at utilization "
+          << short_number(plan.utilization_target) << "; " << c.instances << " instance(s) hold "
+          << c.needed_replicas + c.spare_replicas << ", so ";
+    if (c.spare_unit == "accelerators") {
+      spare << c.spare_accelerators << " accelerator(s)";
+    } else if (c.spare_unit == "instances") {
+      spare << c.spare_replicas << " instance(s)";
+    } else {
+      spare << c.spare_replicas << " slice position(s) (" << c.spare_accelerators
+            << " idle GPU(s))";
     }
-    for (const auto& n : top.cost.notes) reasons.push_back(n);
-    reasons.push_back("price " + exact_usd(top.cost.price.usd_per_hour) + "/h per instance (" +
-                      top.cost.price.source + ", as of " + top.cost.price.as_of + ")");
-    for (const auto& e : top.evidence) {
-      reasons.push_back("evidence: " + e.report_file + " record " + e.record_id + " " + e.metric +
-                        " " + short_number(e.value) + " " + e.unit + " (sha256 " +
-                        e.report_sha256.substr(0, 12) + "...)");
-    }
-    if (top.mig) {
-      for (std::size_t i = 0; i < top.mig->gpus.size(); ++i) {
-        const auto& g = top.mig->gpus[i];
-        reasons.push_back("GPU " + std::to_string(i) + ": " + g.describe() + " (stranded " +
-                          std::to_string(g.stranded_compute_slices) + " compute, " +
-                          std::to_string(g.stranded_memory_slices) + " memory slices)");
-      }
-      if (!top.mig->search_note.empty()) reasons.push_back(top.mig->search_note);
-    }
-    list("Why the top plan", reasons, out, markdown);
+    spare << " are spare, " << format_usd(c.spare_usd_per_hour) << "/h";
+    reasons.push_back(spare.str());
   }
-  std::vector<std::string> quota_lines;
+  for (const auto& n : top.cost.notes) reasons.push_back(n);
+  reasons.push_back("price " + exact_usd(top.cost.price.usd_per_hour) + "/h per instance (" +
+                    top.cost.price.source + ", as of " + top.cost.price.as_of + ")");
+  for (const auto& e : top.evidence) {
+    reasons.push_back("evidence: " + e.report_file + " record " + e.record_id + " " + e.metric +
+                      " " + short_number(e.value) + " " + e.unit + " (sha256 " +
+                      e.report_sha256.substr(0, 12) + "...)");
+  }
+  if (top.mig) {
+    for (std::size_t i = 0; i < top.mig->gpus.size(); ++i) {
+      const auto& g = top.mig->gpus[i];
+      reasons.push_back("GPU " + std::to_string(i) + ": " + g.describe() + " (stranded " +
+                        std::to_string(g.stranded_compute_slices) + " compute, " +
+                        std::to_string(g.stranded_memory_slices) + " memory slices)");
+    }
+    if (!top.mig->search_note.empty()) reasons.push_back(top.mig->search_note);
+  }
+  return reasons;
+}
+
+std::vector<std::string> quota_lines(const Plan& plan) {
+  std::vector<std::string> lines;
   for (const auto& q : plan.vcpu_quotas) {
     std::ostringstream line;
     line << "\"" << q.need.name << "\" (" << q.need.code << "): ";
@@ -213,18 +158,65 @@ void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
       line << "; the account's " << (q.need.aws_default ? "AWS default " : "") << "quota is "
            << *q.need.quota_vcpus;
     }
-    quota_lines.push_back(line.str());
+    lines.push_back(line.str());
   }
-  list("vCPU quotas (Service Quotas, service code ec2, " + plan.catalog_region + ")", quota_lines,
-       out, markdown);
+  return lines;
+}
+
+void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
+  const auto e = [](const std::string& text) { return escape_control(text); };
+  out << (markdown ? "## " : "") << "Sizing plan for \"" << e(plan.workload_name)
+      << "\": " << short_number(plan.target_rate) << " " << e(plan.unit)
+      << "/s, utilization target " << short_number(plan.utilization_target) << ", N+"
+      << plan.redundancy << (plan.redundancy_unit == "replicas" ? " replicas" : "") << ", "
+      << short_number(plan.hours_per_month) << " h/month";
+  if (plan.window_days) {
+    out << ", window " << *plan.window_days << " days at busy fraction "
+        << short_number(*plan.window_busy_fraction);
+  }
+  out << " (catalog " << e(plan.catalog_region) << ", prices aged to " << e(plan.prices_checked_on)
+      << ")\n";
+  if (!plan.restricted_to.empty()) out << "Restricted to: " << e(join(plan.restricted_to)) << "\n";
+  out << "\n";
+  if (plan.rows.empty()) {
+    out << "No instance type can serve this workload.\n";
+  } else {
+    plan_table(plan).render(out, markdown ? TextFormat::md : TextFormat::table);
+  }
+  list("Summary", plan.summary, out, markdown);
+  list("Why the top plan", top_plan_reasons(plan), out, markdown);
+  list("vCPU quotas (Service Quotas, service code ec2, " + e(plan.catalog_region) + ")",
+       quota_lines(plan), out, markdown);
   list("Assumptions", plan.assumptions, out, markdown);
   list("Warnings", plan.warnings, out, markdown);
   std::vector<std::string> excluded;
-  for (const auto& e : plan.excluded) {
-    excluded.push_back(e.instance_type + (e.option.empty() ? "" : " " + e.option) + ": " +
-                       e.reason);
+  for (const auto& x : plan.excluded) {
+    excluded.push_back(x.instance_type + (x.option.empty() ? "" : " " + x.option) + ": " +
+                       x.reason);
   }
   list("Not in the table", excluded, out, markdown);
+}
+
+void print_combined_mig(const std::vector<CombinedMigPacking>& combined, std::ostream& out,
+                        bool markdown) {
+  const auto e = [](const std::string& text) { return escape_control(text); };
+  for (const auto& c : combined) {
+    out << "\n"
+        << (markdown ? "### " : "") << "Combined MIG packing on " << e(c.accelerator) << ": "
+        << c.packing.gpus.size() << " GPU(s), stranded " << c.packing.stranded_compute_slices
+        << " compute / " << c.packing.stranded_memory_slices << " memory slices\n";
+    for (const auto& w : c.workloads) {
+      out << "  - " << e(w.workload) << ": " << w.slices << " x " << e(w.profile) << "\n";
+    }
+    for (std::size_t i = 0; i < c.packing.gpus.size(); ++i) {
+      out << "  - GPU " << i << ": " << e(c.packing.gpus[i].describe()) << "\n";
+    }
+    for (const auto& t : c.instance_types) {
+      if (!t.on_demand_usd_per_hour) continue;
+      out << "  - " << t.instances << " x " << e(t.instance_type) << " on_demand "
+          << format_usd(*t.on_demand_usd_per_hour) << "/h\n";
+    }
+  }
 }
 
 }  // namespace gpusizer::sizing

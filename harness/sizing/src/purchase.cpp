@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "gpusizer/sizing/dates.hpp"
+#include "gpusizer/text.hpp"
 
 namespace gpusizer::sizing {
 
@@ -65,18 +66,7 @@ std::optional<int> price_age_days(const Price& price, std::int64_t today) {
 namespace {
 
 std::string money(double usd) {
-  std::ostringstream s;
-  s.setf(std::ios::fixed);
-  s.precision(2);
-  s << "$" << usd;
-  return s.str();
-}
-
-std::string hours_text(double h) {
-  std::ostringstream s;
-  s.precision(6);
-  s << h;
-  return s.str();
+  return "$" + fixed(usd, 2);
 }
 
 void spare_of(OptionCost& c, const InstanceTypeInfo& type, const Workload& workload,
@@ -102,9 +92,9 @@ void offering_notes(OptionCost& c, const Workload& workload, std::int64_t today)
   c.notes.push_back("capacity block offer" + (o.id.empty() ? "" : " " + o.id) + ": " +
                     std::to_string(o.instance_count) + " instance(s) in " + o.availability_zone +
                     ", " + o.start_date + " to " + o.end_date + " (" +
-                    hours_text(o.duration_hours) + " h), upfront " + money(o.upfront_fee_usd) +
+                    significant(o.duration_hours, 6) + " h), upfront " + money(o.upfront_fee_usd) +
                     ": " + money(o.upfront_fee_usd) + " / (" + std::to_string(o.instance_count) +
-                    " x " + hours_text(o.duration_hours) + " h) per instance-hour");
+                    " x " + significant(o.duration_hours, 6) + " h) per instance-hour");
   if (c.instances > o.instance_count) {
     c.notes.push_back("the plan needs " + std::to_string(c.instances) +
                       " instances, the offer holds " + std::to_string(o.instance_count) +
@@ -112,7 +102,7 @@ void offering_notes(OptionCost& c, const Workload& workload, std::int64_t today)
                       " (the price may differ)");
   }
   if (c.billed_days && std::fabs(o.duration_hours - *c.billed_days * 24.0) > 1e-6) {
-    c.notes.push_back("the offer lasts " + hours_text(o.duration_hours) + " h, the window is " +
+    c.notes.push_back("the offer lasts " + significant(o.duration_hours, 6) + " h, the window is " +
                       std::to_string(*c.billed_days) + " days (" +
                       std::to_string(*c.billed_days * 24) +
                       " h): search again with --capacity-duration-hours " +

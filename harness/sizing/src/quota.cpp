@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "gpusizer/error.hpp"
+#include "gpusizer/text.hpp"
 
 namespace gpusizer::sizing {
 namespace {
@@ -72,12 +73,7 @@ void read_one(const JsonInput& q, const std::string& region, AccountQuotas& into
 }  // namespace
 
 const QuotaBucket& quota_bucket(const std::string& family) {
-  const std::string f = [&] {
-    std::string s = family;
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-  }();
+  const std::string f = lower(family);
   // Longest prefixes first: dl before d, hpc before h, inf before i, trn before t, vt before v.
   if (starts_with(f, "dl")) return kDl;
   if (starts_with(f, "hpc")) return kHpc;

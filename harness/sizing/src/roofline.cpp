@@ -1,17 +1,11 @@
 #include "roofline.hpp"
+#include "gpusizer/text.hpp"
 
 #include <cmath>
 #include <sstream>
 
 namespace gpusizer::sizing::detail {
 namespace {
-
-std::string fmt(double v) {
-  std::ostringstream s;
-  s.precision(4);
-  s << v;
-  return s.str();
-}
 
 using PeakOf = std::optional<double> (*)(const DatasheetPeaks&, const std::string&);
 
@@ -148,8 +142,8 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
       if (best_evidence != nullptr) out.evidence.push_back(*best_evidence);
       per_second = *peak * efficiency * (scales(term.resource) ? scale : 1.0);
       out.estimated = true;
-      out.estimate_notes.push_back(term.resource + ": datasheet " + fmt(*peak) + " x efficiency " +
-                                   fmt(efficiency) + " from " + from);
+      out.estimate_notes.push_back(term.resource + ": datasheet " + short_number(*peak) +
+                                   " x efficiency " + short_number(efficiency) + " from " + from);
     }
     double seconds = term.amount / per_second;
     if (seconds > worst_seconds) {

@@ -5,19 +5,13 @@
 #include <sstream>
 
 #include "gpusizer/sizing/plan_print.hpp"
+#include "gpusizer/text.hpp"
 
 namespace gpusizer::sizing::detail {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
-
-std::string fmt(double v) {
-  std::ostringstream s;
-  s.precision(4);
-  s << v;
-  return s.str();
-}
 
 std::string money(double usd) {
   return format_usd(usd);
@@ -76,10 +70,11 @@ void no_plan(Plan& plan, const Workload& w, const CapabilityTable& table, const 
     }
   }
   if (w.memory_bytes_per_replica > largest_bytes) {
-    plan.summary.push_back(
-        "Nothing fits the memory: a replica needs " + fmt(w.memory_bytes_per_replica / kGiB) +
-        " GiB and the largest allowed instance type holds " + fmt(largest_bytes / kGiB) +
-        " GiB usable" + (largest.empty() ? "" : " (" + largest + ")") + ".");
+    plan.summary.push_back("Nothing fits the memory: a replica needs " +
+                           short_number(w.memory_bytes_per_replica / kGiB) +
+                           " GiB and the largest allowed instance type holds " +
+                           short_number(largest_bytes / kGiB) + " GiB usable" +
+                           (largest.empty() ? "" : " (" + largest + ")") + ".");
   }
 }
 
@@ -224,7 +219,7 @@ void window_sentence(Plan& plan, const Workload& w) {
   if (present.empty()) return;
   std::ostringstream s;
   s << "Over the " << w.window->days << "-day window (busy fraction "
-    << fmt(w.window->busy_fraction) << "): ";
+    << short_number(w.window->busy_fraction) << "): ";
   for (std::size_t i = 0; i < present.size(); ++i) {
     const PlanRow& r = *present[i]->row;
     s << (i == 0 ? "" : ", ") << "best " << present[i]->name << " " << what(r) << " at "
@@ -299,7 +294,7 @@ void quotas(Plan& plan, const std::string& region) {
       plan.warnings.push_back("vCPU quota: the top plan needs " + std::to_string(q.vcpus) +
                               " vCPUs of \"" + q.name + "\" (" + q.code + "), more than the " +
                               (q.aws_default ? "AWS default " : "account's ") + "quota " +
-                              fmt(*q.quota_vcpus));
+                              short_number(*q.quota_vcpus));
     } else {
       s << "; within the account's " << (q.aws_default ? "AWS default " : "") << "quota of "
         << *q.quota_vcpus;

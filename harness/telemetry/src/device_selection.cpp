@@ -1,4 +1,5 @@
 #include "gpusizer/telemetry/device_selection.hpp"
+#include "gpusizer/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -6,12 +7,6 @@
 
 namespace gpusizer::telemetry {
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 std::string trim(const std::string& s) {
   const auto first = s.find_first_not_of(" \t");
@@ -354,6 +349,28 @@ nlohmann::json to_json(const DeviceSelection& s) {
               {"whole_gpus", list(s.whole_gpus)},
               {"mig_slices", list(s.mig_slices)},
               {"gpus_with_unlisted_slices", s.gpus_with_unlisted_slices}};
+}
+
+std::vector<Target> device_listing(const std::vector<Target>& discovered,
+                                   const std::vector<Target>& mig_parents,
+                                   const std::vector<Target>& mig_slices) {
+  std::vector<Target> targets;
+  auto listed = [&](const std::string& id) {
+    return std::any_of(targets.begin(), targets.end(), [&](const Target& t) { return t.id == id; });
+  };
+  auto add_with_slices = [&](const Target& gpu) {
+    if (listed(gpu.id)) return;
+    targets.push_back(gpu);
+    for (const auto& m : mig_slices) {  // MIG slices listed under their parent
+      if (m.parent && *m.parent == gpu.id && !listed(m.id)) targets.push_back(m);
+    }
+  };
+  for (const auto& t : discovered) add_with_slices(t);
+  for (const auto& p : mig_parents) add_with_slices(p);
+  for (const auto& m : mig_slices) {  // slices of GPUs not listed
+    if (!listed(m.id)) targets.push_back(m);
+  }
+  return targets;
 }
 
 }  // namespace gpusizer::telemetry

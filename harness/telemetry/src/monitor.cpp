@@ -13,6 +13,7 @@
 #include "gpu_reader.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/report_io.hpp"
+#include "gpusizer/text.hpp"
 #include "monitor_format.hpp"
 #include "nvml_devices.hpp"
 
@@ -64,6 +65,11 @@ struct Watched {
   bool reported_lost = false;
 };
 
+// One note line, its NVML strings escaped (escape_control): a GPU name never drives the terminal.
+void write_note(std::ostream& notes, const std::string& line) {
+  notes << escape_control(line) << '\n';
+}
+
 std::string label(const NvmlGpuHandle& g) {
   return "GPU " + std::to_string(g.index) + " (" + g.uuid + ")";
 }
@@ -105,11 +111,11 @@ void note_unavailable_series(const Watched& w, const GpuSample& s, std::ostream&
       line +=
           "; the GPU is in MIG mode, where NVML gives no whole-GPU utilization; per-instance "
           "GPM metrics are not collected by gpusizer";
-    notes << line << '\n';
+    write_note(notes, line);
   }
   for (const auto& n : w.reader->statics().notes) {
     if (n.find("deprecated") != std::string::npos || n.find("at start-up") != std::string::npos)
-      notes << "monitor: " << label(w.gpu) << ": " << n << '\n';
+      write_note(notes, "monitor: " + label(w.gpu) + ": " + n);
   }
 }
 
@@ -165,7 +171,7 @@ int run_monitor(const MonitorOptions& options, std::ostream& out) {
   }
   std::ostringstream discarded;
   std::ostream& note = options.notes ? *options.notes : discarded;
-  for (const auto& n : notes) note << "monitor: " << n << '\n';
+  for (const auto& n : notes) write_note(note, "monitor: " + n);
   if (watched.empty()) throw RuntimeError("monitor: NVML reports no GPU");
 
   std::ofstream file;
@@ -192,15 +198,16 @@ int run_monitor(const MonitorOptions& options, std::ostream& out) {
       auto s = w.reader->read(t, true);
       if (!s) {  // lost GPU: drop it from this and later samples
         if (!w.reported_lost)
-          note << "monitor: " << label(w.gpu) << ": " << w.reader->lost_reason()
-               << "; no more samples from it\n";
+          write_note(note, "monitor: " + label(w.gpu) + ": " + w.reader->lost_reason() +
+                               "; no more samples from it");
         w.reported_lost = true;
         continue;
       }
       if (w.first) note_unavailable_series(w, *s, note);
       w.first = false;
       for (const auto& e : s->transient_errors)
-        note << "monitor: " << label(w.gpu) << ": " << e << " (transient; read again next time)\n";
+        write_note(note,
+                   "monitor: " + label(w.gpu) + ": " + e + " (transient; read again next time)");
       MonitorSample m{w.gpu.index, w.gpu.uuid, w.gpu.name, *s, std::nullopt};
       if (s->energy_millijoules && w.last_energy_mj && *s->energy_millijoules >= *w.last_energy_mj)
         m.interval_energy_joules =

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpusizer/text.hpp"
+
 namespace gpusizer::telemetry {
 namespace {
 
@@ -35,19 +37,24 @@ std::optional<double> as_double(const std::optional<T>& v) {
   return static_cast<double>(*v);
 }
 
+// Prometheus escapes \\, \" and \n in a label value; other control characters and invalid UTF-8
+// are made visible first (escape_control), so the text is safe on a terminal too.
 std::string escape_label(const std::string& v) {
   std::string out;
-  for (char c : v) {
-    if (c == '\\')
-      out += "\\\\";
-    else if (c == '"')
-      out += "\\\"";
-    else if (c == '\n')
-      out += "\\n";
-    else
-      out += c;
+  for (std::size_t start = 0;;) {
+    const std::size_t newline = v.find('\n', start);
+    for (char c : escape_control(std::string_view(v).substr(start, newline - start))) {
+      if (c == '\\')
+        out += "\\\\";
+      else if (c == '"')
+        out += "\\\"";
+      else
+        out += c;
+    }
+    if (newline == std::string::npos) return out;
+    out += "\\n";
+    start = newline + 1;
   }
-  return out;
 }
 
 std::string number_text(double v) {
@@ -148,7 +155,7 @@ std::string emf_line(const MonitorSample& s, const std::string& host, std::int64
   }
   for (const auto& [k, v] : options.dimensions) line[k] = v;
   line["ThrottleReasons"] = join_reasons(s.sample);
-  return line.dump();
+  return json_for_terminal(line, -1);  // a GPU name that is not UTF-8: U+FFFD, not thrown on
 }
 
 std::string prometheus_text(const std::vector<MonitorSample>& samples, const std::string& host,

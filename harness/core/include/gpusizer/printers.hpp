@@ -2,6 +2,7 @@
 // they never measure.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -25,6 +26,22 @@ struct NamedReport {
   std::string name;  // file name as given
   Report report;
 };
+// One benchmark (record id) across reports: what `compare` shows, computed apart from printing.
+struct ComparedValue {
+  const Record* record = nullptr;  // nullptr: this report lacks the benchmark
+  // The headline (first) metric, when the record is "ok" or "failed" and has one.
+  std::optional<double> value;
+  // value / the first report's value, for the later reports, when both exist and the first is > 0.
+  std::optional<double> ratio_to_first;
+};
+struct ComparisonRow {
+  const Record* first = nullptr;      // the record where the id was first seen
+  std::string unit;                   // the headline unit, of the last report with a value
+  std::vector<ComparedValue> values;  // one per report, in order
+};
+// Rows in first-seen order over all reports; the pointers point into `reports`.
+std::vector<ComparisonRow> compare_reports(const std::vector<NamedReport>& reports);
+
 // Same benchmark (record id) across reports, headline values side by side with the ratio of each
 // to the first report.
 void print_comparison(const std::vector<NamedReport>& reports, std::ostream& out,

@@ -1,5 +1,7 @@
-// A plain table rendered as aligned text, Markdown, CSV or an HTML <table>. Printers build tables;
-// they never measure.
+// A plain table rendered as aligned text, Markdown, CSV or an HTML <table>: the one table printer.
+// Printers build tables; they never measure. Every cell and header is passed through
+// escape_control (text.hpp) before it is laid out, so a control character from a report or an
+// input file never reaches the terminal raw, whatever the format.
 #pragma once
 
 #include <ostream>
@@ -11,9 +13,17 @@ namespace gpusizer {
 enum class TextFormat { table, md, csv, json, html };
 TextFormat text_format_from_string(const std::string& s);  // throws InputError
 
+// compact: report listings (show, compare, devices): text columns joined by two spaces, the last
+//   one not padded; Markdown cells unpadded with `---` rules.
+// padded: plan and catalog listings (recommend, catalog): every cell, the last one too, padded
+//   to its column and followed by the separator ("  " in text, " | " in Markdown, whose rules are
+//   dashes as wide as the column).
+enum class TableLayout { compact, padded };
+
 class Table {
  public:
-  explicit Table(std::vector<std::string> headers) : headers_(std::move(headers)) {}
+  explicit Table(std::vector<std::string> headers, TableLayout layout = TableLayout::compact)
+      : headers_(std::move(headers)), layout_(layout) {}
   void add_row(std::vector<std::string> cells);
   // Numeric columns are right-aligned in the text rendering.
   void right_align(std::size_t column);
@@ -24,9 +34,11 @@ class Table {
   std::vector<std::string> headers_;
   std::vector<std::vector<std::string>> rows_;
   std::vector<bool> right_;
+  TableLayout layout_;
 };
 
 std::string csv_escape(const std::string& cell);
+// &, <, >, " as entities, and control characters and invalid UTF-8 as escape_control does.
 std::string html_escape(const std::string& text);
 
 }  // namespace gpusizer

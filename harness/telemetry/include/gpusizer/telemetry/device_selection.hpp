@@ -60,4 +60,11 @@ std::optional<std::string> cuda_visible_devices_from_environment();
 // For the report's settings["device_selection"].
 nlohmann::json to_json(const DeviceSelection& selection);
 
+// The order `gpusizer devices` lists targets in: the targets discovered (CPU, whole GPUs), then
+// the MIG parents not among them, each GPU followed by its MIG slices, then the slices of GPUs
+// not listed at all. Each target once (by id).
+std::vector<Target> device_listing(const std::vector<Target>& discovered,
+                                   const std::vector<Target>& mig_parents,
+                                   const std::vector<Target>& mig_slices);
+
 }  // namespace gpusizer::telemetry
