@@ -160,15 +160,11 @@ bool measured_anything(const Report& report) {
 }
 
 void finish_report(Report& report, const std::string& stop_cause) {
-  std::string cause = stop_cause;
-  if (cause.empty() && !report.not_run.empty()) {
-    cause = "time budget or deadline: " + std::to_string(report.not_run.size()) +
-            " benchmark(s) not run";
-  }
   report.finished_at = now_iso8601_utc();
-  report.status = !cause.empty() ? "stopped" : (measured_anything(report) ? "complete" : "empty");
-  if (!cause.empty()) add_warning_once(report, kRunStoppedWarning + cause);
-  update_session(report, report.status, cause, report.finished_at);
+  const bool stopped = !stop_cause.empty() || !report.not_run.empty();
+  report.status = stopped ? "stopped" : (measured_anything(report) ? "complete" : "empty");
+  if (!stop_cause.empty()) add_warning_once(report, kRunStoppedWarning + stop_cause);
+  update_session(report, report.status, stop_cause, report.finished_at);
 }
 
 }  // namespace gpusizer::bench

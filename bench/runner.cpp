@@ -291,6 +291,7 @@ RunResult run_suite(const RunOptions& options, Report report, TelemetryProvider*
   for (const auto& c : cases) estimated_total += c.estimated_seconds;
   int exit_code = 0;
   std::string stop_cause;
+  std::size_t budget_skips = 0;  // cases left out because they no longer fit before the deadline
 
   if (options.before_first_case) options.before_first_case();
 
@@ -307,6 +308,7 @@ RunResult run_suite(const RunOptions& options, Report report, TelemetryProvider*
                       c.estimated_seconds, std::max(0.0, left), iso8601_utc(*deadline).c_str());
         report.not_run.emplace_back(c.id, buf);
         progress.note("not run: " + c.id + " (" + buf + ")");
+        ++budget_skips;
         continue;
       }
       // Never let one case's sampling run past the deadline.
@@ -434,6 +436,10 @@ RunResult run_suite(const RunOptions& options, Report report, TelemetryProvider*
     checkpoint(&collector);
   }
 
+  if (stop_cause.empty() && budget_skips > 0) {
+    stop_cause = "time budget: " + std::to_string(budget_skips) +
+                 " benchmark(s) did not fit before " + iso8601_utc(*deadline);
+  }
   if (options.finish) {
     finish_report(report, stop_cause);
     save_report(report, options.out);

@@ -201,8 +201,15 @@ int measure(const RunArgs& a, const std::vector<std::string>& extras, bench::Run
     ms.timeout_seconds = o.suite == bench::Suite::quick ? 900 : 7200;
     ms.deadline = bench::run_deadline(o);
     ms.progress = o.progress == 1 || (o.progress < 0 && ::isatty(2));
+    const std::size_t not_run_before = result.report.not_run.size();
     if (result.stop_cause.empty()) {
       if (run_mig_slices(selection.mig_slices, ms, result, o.out) != 0) result.exit_code = 1;
+      result.stop_cause = bench::signal_stop_cause();
+      if (result.stop_cause.empty() && result.report.not_run.size() > not_run_before) {
+        result.stop_cause =
+            "time budget: " + std::to_string(result.report.not_run.size() - not_run_before) +
+            " MIG benchmark(s) or slice run(s) did not fit";
+      }
     } else {
       for (const auto& slice : selection.mig_slices) {
         for (const auto& mode : ms.modes)
@@ -210,8 +217,7 @@ int measure(const RunArgs& a, const std::vector<std::string>& extras, bench::Run
                                              result.stop_cause);
       }
     }
-    std::string cause = result.stop_cause.empty() ? bench::signal_stop_cause() : result.stop_cause;
-    bench::finish_report(result.report, cause);
+    bench::finish_report(result.report, result.stop_cause);
     save_report(result.report, o.out);
   }
   if (a.child) return conclude(result, o, a);  // the parent prints the results
@@ -242,10 +248,8 @@ int conclude(const bench::RunResult& result, const bench::RunOptions& o, const R
                 report.status.c_str());
   std::string line = "report: " + o.out.string() + " (" + counts;
   int code = result.exit_code != 0 ? kExitFailure : kExitOk;
-  if (report.status == "stopped") {
-    const std::string cause =
-        report.history.empty() ? std::string() : report.history.back().stop_reason;
-    line += ": " + cause + "; " + std::to_string(report.not_run.size()) +
+  if (!result.stop_cause.empty()) {  // this run was stopped (a report may list older not-runs)
+    line += ": " + result.stop_cause + "; " + std::to_string(report.not_run.size()) +
             " not run; gpusizer run --resume " + o.out.string() + " continues it";
     if (code == kExitOk) code = kExitStopped;
   } else if (report.status == "empty") {

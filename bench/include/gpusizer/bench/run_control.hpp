@@ -54,9 +54,10 @@ int repetitions_for_case(std::int64_t requested, std::optional<double> seconds_l
 // "interrupted by signal SIGTERM" (or SIGINT) once a stop signal arrived, else "".
 std::string signal_stop_cause();
 
-// Ends the run: finish time, status ("stopped" when `stop_cause` is set or something was not
-// run, "empty" when no record measured anything, else "complete"), the "run stopped: <cause>"
-// warning, and the history entry.
+// Ends the run: finish time, status ("stopped" when `stop_cause` is set or the report lists
+// benchmarks not run, e.g. by an earlier run; "empty" when no record measured anything; else
+// "complete"), the "run stopped: <cause>" warning when this run was stopped, and the history
+// entry. A non-empty `stop_cause` is what makes the run exit 3.
 void finish_report(Report& report, const std::string& stop_cause);
 
 // True when at least one record holds a measurement (status ok or failed).
