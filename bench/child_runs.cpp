@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "gpusizer/clock.hpp"
+#include "gpusizer/exit_codes.hpp"
 #include "gpusizer/report_io.hpp"
 
 extern char** environ;
@@ -122,6 +123,7 @@ struct Running {
   Clock::time_point start;
   bool term_sent = false;
   bool timed_out = false;
+  bool stop_forwarded = false;  // the parent's SIGTERM/SIGINT was passed on
   Clock::time_point term_at;
   std::string spawn_error;
 };
@@ -182,12 +184,18 @@ ChildResult finish(const Running& r, int status) {
   }
   if (WIFEXITED(status)) {
     out.exit_code = WEXITSTATUS(status);
-    if (out.exit_code != 0) out.failure = "child exited with code " + std::to_string(out.exit_code);
+    out.stopped = out.exit_code == kExitStopped;
+    if (out.exit_code != kExitOk && out.exit_code != kExitStopped && out.exit_code != kExitEmpty)
+      out.failure = "child exited with code " + std::to_string(out.exit_code);
   } else if (WIFSIGNALED(status)) {
     int sig = WTERMSIG(status);
     out.exit_code = 128 + sig;
-    out.failure = std::string("child killed by signal ") + std::to_string(sig) + " (" +
-                  (::strsignal(sig) ? ::strsignal(sig) : "?") + ")";
+    if (r.stop_forwarded && (sig == SIGTERM || sig == SIGINT)) {
+      out.stopped = true;  // gone by the signal the parent passed on, before its handler was set
+    } else {
+      out.failure = std::string("child killed by signal ") + std::to_string(sig) + " (" +
+                    (::strsignal(sig) ? ::strsignal(sig) : "?") + ")";
+    }
   }
   if (r.timed_out) {
     out.failure = "child timed out after " + std::to_string(static_cast<int>(out.seconds)) +
@@ -199,18 +207,24 @@ ChildResult finish(const Running& r, int status) {
     try {
       Report child = load_report(r.spec->report);
       out.records = std::move(child.records);
+      out.not_run = std::move(child.not_run);
       out.child_targets = std::move(child.targets);
       out.warnings = std::move(child.warnings);
     } catch (const std::exception& e) {
       if (out.failure.empty()) out.failure = std::string("child report unreadable: ") + e.what();
     }
-  } else if (out.failure.empty()) {
+  } else if (out.failure.empty() && !out.stopped) {
     out.failure = "child wrote no report";
   }
   return out;
 }
 
-std::vector<ChildResult> wait_all(std::vector<Running> running, double timeout_seconds) {
+bool stop_now(const std::atomic<bool>* stop_requested) {
+  return stop_requested != nullptr && stop_requested->load();
+}
+
+std::vector<ChildResult> wait_all(std::vector<Running> running, double timeout_seconds,
+                                  const std::atomic<bool>* stop_requested) {
   std::vector<ChildResult> results(running.size());
   std::vector<bool> done(running.size(), false);
   std::size_t left = running.size();
@@ -234,13 +248,18 @@ std::vector<ChildResult> wait_all(std::vector<Running> running, double timeout_s
         continue;
       }
       double age = std::chrono::duration<double>(Clock::now() - r.start).count();
-      if (!r.term_sent && age > timeout_seconds) {
+      if (!r.term_sent && stop_now(stop_requested)) {
+        ::kill(r.pid, SIGTERM);  // the child stops after its current sample and writes its report
+        r.term_sent = true;
+        r.stop_forwarded = true;
+        r.term_at = Clock::now();
+      } else if (!r.term_sent && age > timeout_seconds) {
         ::kill(r.pid, SIGTERM);
         r.term_sent = true;
         r.timed_out = true;
         r.term_at = Clock::now();
-      } else if (r.term_sent &&
-                 std::chrono::duration<double>(Clock::now() - r.term_at).count() > 5) {
+      } else if (r.term_sent && std::chrono::duration<double>(Clock::now() - r.term_at).count() >
+                                    (r.stop_forwarded ? kChildStopGraceSeconds : 5)) {
         ::kill(r.pid, SIGKILL);
       }
     }
@@ -253,7 +272,8 @@ std::vector<ChildResult> wait_all(std::vector<Running> running, double timeout_s
 // `timeout_seconds` after `first_start`; then releases them all by closing the go pipe.
 std::vector<StartBarrierResult> wait_and_release(BarrierPipes& pipes, std::size_t children,
                                                  Clock::time_point first_start,
-                                                 double timeout_seconds) {
+                                                 double timeout_seconds,
+                                                 const std::atomic<bool>* stop_requested) {
   std::vector<StartBarrierResult> out(children);
   std::vector<bool> settled(children, false);
   std::size_t open = children;
@@ -261,7 +281,7 @@ std::vector<StartBarrierResult> wait_and_release(BarrierPipes& pipes, std::size_
   bool timed_out = false;
   while (open > 0) {
     const double left = timeout_seconds - seconds_since(first_start);
-    if (left <= 0) {
+    if (left <= 0 || stop_now(stop_requested)) {
       timed_out = true;
       break;
     }
@@ -272,7 +292,7 @@ std::vector<StartBarrierResult> wait_and_release(BarrierPipes& pipes, std::size_
       fds.push_back({pipes.ready_parent[i].get(), POLLIN, 0});
       index.push_back(i);
     }
-    const int n = ::poll(fds.data(), fds.size(), static_cast<int>(std::min(left, 1.0) * 1000) + 1);
+    const int n = ::poll(fds.data(), fds.size(), static_cast<int>(std::min(left, 0.1) * 1000) + 1);
     if (n < 0 && errno != EINTR) break;  // cannot wait: release now
     for (std::size_t k = 0; n > 0 && k < fds.size(); ++k) {
       if (fds[k].revents == 0) continue;
@@ -314,8 +334,21 @@ std::string replace_segment(std::string id, const std::string& from, const std::
 }  // namespace
 
 std::vector<ChildResult> run_children(const std::vector<ChildSpec>& children, bool concurrent,
-                                      double timeout_seconds, double barrier_timeout_seconds) {
+                                      double timeout_seconds, double barrier_timeout_seconds,
+                                      const std::atomic<bool>* stop_requested) {
   std::vector<ChildResult> results;
+  auto not_started = [](const ChildSpec& c) {
+    ChildResult skipped;
+    skipped.target = c.target;
+    skipped.child_target_id = c.child_target_id;
+    skipped.not_started = true;
+    skipped.not_run_reason = "the run was stopped before this slice's turn";
+    return skipped;
+  };
+  if (concurrent && stop_now(stop_requested)) {
+    for (const auto& c : children) results.push_back(not_started(c));
+    return results;
+  }
   if (concurrent) {
     std::string why_not;
     auto pipes = BarrierPipes::create(children.size(), why_not);
@@ -331,17 +364,22 @@ std::vector<ChildResult> run_children(const std::vector<ChildSpec>& children, bo
       // Only the children hold their ends now: a child that exits shows as end-of-file.
       for (Fd& fd : pipes->ready_child) fd.reset();
       pipes->go_read.reset();
-      barrier = wait_and_release(*pipes, children.size(), first_start,
-                                 std::min(barrier_timeout_seconds, timeout_seconds));
+      barrier =
+          wait_and_release(*pipes, children.size(), first_start,
+                           std::min(barrier_timeout_seconds, timeout_seconds), stop_requested);
     } else {
       for (auto& b : barrier) b.setup_error = "start barrier not set up (" + why_not + ")";
     }
-    results = wait_all(std::move(running), timeout_seconds);
+    results = wait_all(std::move(running), timeout_seconds, stop_requested);
     for (std::size_t i = 0; i < results.size(); ++i) results[i].start_barrier = barrier[i];
     return results;
   }
   for (const auto& c : children) {
-    auto one = wait_all({spawn(c)}, timeout_seconds);
+    if (stop_now(stop_requested)) {
+      results.push_back(not_started(c));
+      continue;
+    }
+    auto one = wait_all({spawn(c)}, timeout_seconds, stop_requested);
     results.push_back(std::move(one.front()));
   }
   return results;
@@ -413,6 +451,21 @@ void add_warning_once(Report& report, const std::string& w) {
 
 void merge_child_result(Report& parent, const ChildResult& result, const std::string& mode) {
   if (parent.find_target(result.target.id) == nullptr) parent.targets.push_back(result.target);
+  if (result.not_started) {
+    parent.not_run.emplace_back("mig/" + result.target.id + "/mode=" + mode, result.not_run_reason);
+    return;
+  }
+  for (const auto& [id, reason] : result.not_run) {
+    // Named as the child named its slice (its records' targets), as the records are.
+    std::string as_child = result.child_target_id;
+    for (const auto& t : result.child_targets) {
+      if (t.kind != "cpu" && id.find("/" + t.id + "/") != std::string::npos) as_child = t.id;
+    }
+    const std::string mapped = replace_segment(id, as_child, result.target.id) + "/mode=" + mode;
+    if (std::none_of(parent.not_run.begin(), parent.not_run.end(),
+                     [&](const auto& nr) { return nr.first == mapped; }))
+      parent.not_run.emplace_back(mapped, reason);
+  }
   auto is_the_slice = [&](const std::string& target) {
     if (target == result.child_target_id || target == result.target.id) return true;
     for (const auto& t : result.child_targets)
@@ -445,7 +498,7 @@ void merge_child_result(Report& parent, const ChildResult& result, const std::st
                                    "); a late slice may have measured while others were idle");
     }
   }
-  if (result.failure.empty() && result.records.empty()) {
+  if (result.failure.empty() && result.records.empty() && !result.stopped) {
     std::string why =
         result.warnings.empty() ? "" : " (the child said: " + result.warnings.front() + ")";
     parent.warnings.push_back("MIG slice " + result.target.id + " (" + mode +

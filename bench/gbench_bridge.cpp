@@ -38,6 +38,14 @@ BenchmarkFlags parse_benchmark_flags(const std::vector<std::string>& args) {
         throw InputError("--benchmark_min_time: expected a positive number of seconds, got \"" +
                          *t + "\"");
       }
+    } else if (auto r = value_of("benchmark_repetitions")) {
+      const bool digits =
+          !r->empty() && r->size() <= 18 && r->find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || std::stoll(*r) < 1) {
+        throw InputError("--benchmark_repetitions: expected a whole number >= 1, got \"" + *r +
+                         "\"");
+      }
+      flags.repetitions = std::stoll(*r);
     } else if (auto fl = value_of("benchmark_filter")) {
       flags.filter = *fl;
     } else {
@@ -84,12 +92,13 @@ void initialize_google_benchmark(const std::vector<std::string>& passthrough) {
 }
 
 void run_one_benchmark(const std::string& name, std::function<void(benchmark::State&)> body,
-                       GbenchCollector& collector) {
+                       GbenchCollector& collector, int repetitions) {
   benchmark::ClearRegisteredBenchmarks();
   benchmark::RegisterBenchmark(name.c_str(),
                                [body = std::move(body)](benchmark::State& st) { body(st); })
       ->UseManualTime()
       ->Iterations(1)
+      ->Repetitions(repetitions)
       ->Unit(benchmark::kMillisecond);
   benchmark::RunSpecifiedBenchmarks(&collector);
   benchmark::ClearRegisteredBenchmarks();

@@ -145,6 +145,11 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
   r.duration_seconds = o.duration_seconds;
   r.repetitions = static_cast<int>(std::max<std::size_t>(1, o.repetitions.size()));
   r.details = o.details;
+  if (!o.repetitions_capped.empty()) r.details["repetitions_capped"] = o.repetitions_capped;
+  if (!o.cut_short.empty()) {
+    r.details["cut_short"] = o.cut_short;
+    r.flags.push_back(kCutShortFlag);
+  }
   if (o.skipped_reason) {
     r.status = "skipped";
     r.reason = *o.skipped_reason;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <ostream>
@@ -11,10 +12,12 @@
 #include "gpusizer/bench/combined_probe.hpp"
 #include "gpusizer/bench/gbench_bridge.hpp"
 #include "gpusizer/bench/record_builder.hpp"
+#include "gpusizer/bench/run_control.hpp"
 #include "gpusizer/bench/suite.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/host_info.hpp"
 #include "gpusizer/report_io.hpp"
+#include "gpusizer/run_history.hpp"
 #include "gpusizer/stop_signals.hpp"
 
 namespace gpusizer::bench {
@@ -44,24 +47,6 @@ class CaseFilter {
   std::regex re_;
   bool negate_ = false;
 };
-
-Report start_report(const RunOptions& o) {
-  if (o.resume) {
-    Report r = load_report(*o.resume);
-    r.status = "running";
-    r.finished_at.clear();
-    r.command_line = o.command_line;
-    return r;
-  }
-  Report r;
-  r.tool = current_tool();
-  r.command_line = o.command_line;
-  r.started_at = now_iso8601_utc();
-  r.suite = o.tiny ? to_string(o.suite) + "-tiny" : to_string(o.suite);
-  r.host = collect_host();
-  if (o.instance_type) r.host.instance_type = o.instance_type;
-  return r;
-}
 
 void add_target(Report& report, const Target& t) {
   if (report.find_target(t.id) == nullptr) report.targets.push_back(t);
@@ -129,6 +114,16 @@ bool on_a_mig_slice(const Report& report, const BenchCase& c) {
   return false;
 }
 
+// A repetition that measures nothing. It still runs its one iteration: Google Benchmark 1.7.1
+// checks that every repetition of a benchmark ran the same number of iterations before it drops
+// the errored ones from its statistics (ComputeStats aborts otherwise).
+void skip_repetition(benchmark::State& st, const std::string& why) {
+  if (st.iterations() == 0) {  // the loop has not run
+    for (auto _ : st) st.SetIterationTime(1e-9);
+  }
+  st.SkipWithError(why.c_str());
+}
+
 }  // namespace
 
 nlohmann::json measure_idle_with_contexts(const std::vector<kernels::Backend*>& backends,
@@ -154,8 +149,8 @@ nlohmann::json measure_idle_with_contexts(const std::vector<kernels::Backend*>& 
   return idle;
 }
 
-RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std::ostream& err) {
-  const auto wall_start = std::chrono::system_clock::now();
+RunResult run_suite(const RunOptions& options, Report report, TelemetryProvider* telemetry,
+                    std::ostream& err) {
   if (options.out.empty()) throw InputError("--out: a report path is required");
 
   BenchmarkFlags gb = parse_benchmark_flags(options.benchmark_args);
@@ -165,16 +160,13 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
   if (gb.min_time_seconds) base_policy.min_time_seconds = *gb.min_time_seconds;
 
   // Deadline: the earlier of --time-budget and --deadline; a margin is kept for the final write.
-  std::optional<SystemTime> deadline = options.deadline;
-  if (options.time_budget_seconds > 0) {
-    SystemTime by_budget =
-        wall_start + std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                         std::chrono::duration<double>(options.time_budget_seconds));
-    deadline = deadline ? std::min(*deadline, by_budget) : by_budget;
-  }
-  constexpr double kDeadlineMarginSeconds = 2;
+  const std::optional<SystemTime> deadline = run_deadline(options);
+  auto seconds_left = [&]() -> std::optional<double> {
+    if (!deadline) return std::nullopt;
+    return std::chrono::duration<double>(*deadline - std::chrono::system_clock::now()).count() -
+           kDeadlineMarginSeconds;
+  };
 
-  Report report = start_report(options);
   report.settings = {{"suite", to_string(options.suite)},
                      {"tiny", options.tiny},
                      {"filter", filter_spec},
@@ -196,6 +188,12 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
   kernels::DiscoveryOptions dopt{options.cpu, options.gpus, options.gpu_indices,
                                  options.known_devices, options.gpus_with_unlisted_slices};
   kernels::Discovery discovery = kernels::discover(dopt);
+  {
+    std::vector<Target> here;
+    for (const auto& b : discovery.backends) here.push_back(b->target());
+    for (const auto& t : options.extra_targets) here.push_back(t);
+    check_resumed_gpus(report, report.targets, here, options);
+  }
   for (const auto& b : discovery.backends) add_target(report, b->target());
   if (options.gpus && !discovery.gpu_unavailable_reason.empty()) {
     add_warning(report, "GPUs: " + discovery.gpu_unavailable_reason);
@@ -213,7 +211,10 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
   SuiteContext ctx{options.suite, &discovery, options.io_directory, options.tiny};
   CaseList planned = plan_cases(ctx);
   std::set<std::string> recorded;
-  for (const auto& r : report.records) recorded.insert(r.id);
+  for (const auto& r : report.records) {
+    if (std::find(r.flags.begin(), r.flags.end(), kCutShortFlag) == r.flags.end())
+      recorded.insert(r.id);
+  }
   CaseList cases;
   for (auto& c : planned) {
     if (!filter.accepts(c.id) || recorded.count(c.id)) continue;
@@ -228,15 +229,16 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
   });
 
   if (options.list_only) {
-    RunResult listed{std::move(report), 0, {}};
+    RunResult listed{std::move(report), 0, {}, {}};
     for (const auto& c : cases) listed.planned_ids.push_back(c.id);
     return listed;
   }
+  check_budget_fits(options, cases);
 
   const bool progress_on = options.progress == 1 || (options.progress < 0 && ::isatty(2));
   Progress progress(progress_on, err, cases.size());
 
-  if (telemetry && !options.resume) {
+  if (telemetry && !options.resume && !StopSignals::requested()) {
     progress.note("measuring idle power (contexts open, nothing running)...");
     std::vector<kernels::Backend*> backends;
     for (const auto& b : discovery.backends) backends.push_back(b.get());
@@ -247,6 +249,7 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
   }
 
   auto checkpoint = [&](const GbenchCollector* collector) {
+    update_session(report, "running", "", "");
     save_report(report, options.out);
     if (gb.out && collector) collector->write_json(*gb.out);
   };
@@ -254,7 +257,17 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
 
   initialize_google_benchmark(gb.passthrough);
   GbenchCollector collector;
-  StopSignals signals;  // SIGINT/SIGTERM: finish the case in flight, record the rest, write
+  // SIGINT/SIGTERM (a StopSignals held by the caller): the case in flight stops after its current
+  // sample, the rest is recorded as not run, the report is written.
+  const auto steady_deadline = [&]() -> std::optional<std::chrono::steady_clock::time_point> {
+    if (!deadline) return std::nullopt;
+    return std::chrono::steady_clock::now() +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+               *deadline - std::chrono::system_clock::now() -
+               std::chrono::duration<double>(kDeadlineMarginSeconds));
+  }();
+  const SamplingLimits limits{&StopSignals::requested(), steady_deadline};
+  const std::int64_t requested_repetitions = gb.repetitions.value_or(1);
 
   std::map<std::string, std::unique_ptr<TelemetryProbe>> probes;
   auto probe_for = [&](const std::string& target_id) -> TelemetryProbe& {
@@ -278,25 +291,24 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
   for (const auto& c : cases) estimated_total += c.estimated_seconds;
   int exit_code = 0;
   std::string stop_cause;
+  std::size_t budget_skips = 0;  // cases left out because they no longer fit before the deadline
 
   if (options.before_first_case) options.before_first_case();
 
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const BenchCase& c = cases[i];
-    if (int sig = StopSignals::signal_number(); sig != 0 && stop_cause.empty()) {
-      stop_cause = std::string("interrupted by signal ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT");
-    }
+    if (stop_cause.empty()) stop_cause = signal_stop_cause();
     SamplingPolicy policy = base_policy;
-    if (stop_cause.empty() && deadline) {
-      double left =
-          std::chrono::duration<double>(*deadline - std::chrono::system_clock::now()).count() -
-          kDeadlineMarginSeconds;
+    const std::optional<double> left_before = seconds_left();
+    if (stop_cause.empty() && left_before) {
+      const double left = *left_before;
       if (left < c.estimated_seconds) {
         char buf[128];
         std::snprintf(buf, sizeof buf, "time budget: needs ~%.0f s, %.0f s left before %s",
                       c.estimated_seconds, std::max(0.0, left), iso8601_utc(*deadline).c_str());
         report.not_run.emplace_back(c.id, buf);
         progress.note("not run: " + c.id + " (" + buf + ")");
+        ++budget_skips;
         continue;
       }
       // Never let one case's sampling run past the deadline.
@@ -313,6 +325,8 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
 
     CaseOutcome outcome;
     outcome.started_at = now_iso8601_utc();
+    const int repetitions = repetitions_for_case(requested_repetitions, left_before,
+                                                 c.estimated_seconds, outcome.repetitions_capped);
     if (const auto it = report.target_telemetry.find(c.targets.front());
         it != report.target_telemetry.end() && it->is_object() &&
         it->contains("idle_power_watts") && (*it)["idle_power_watts"].is_number()) {
@@ -330,8 +344,23 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
 
     auto body = [&](benchmark::State& st) {
       if (outcome.skipped_reason || outcome.error) {
-        st.SkipWithError(outcome.skipped_reason ? outcome.skipped_reason->c_str()
-                                                : outcome.error->c_str());
+        skip_repetition(st, outcome.skipped_reason ? *outcome.skipped_reason : *outcome.error);
+        return;
+      }
+      // A later repetition after a stop or past the deadline: not measured.
+      if (!outcome.repetitions.empty() && outcome.cut_short.empty()) {
+        if (StopSignals::requested()) {
+          outcome.cut_short = "repetitions after the first " +
+                              std::to_string(outcome.repetitions.size()) +
+                              " not run: " + signal_stop_cause();
+        } else if (const auto left = seconds_left(); left && *left <= 0) {
+          outcome.cut_short = "repetitions after the first " +
+                              std::to_string(outcome.repetitions.size()) +
+                              " not run: deadline reached";
+        }
+      }
+      if (!outcome.cut_short.empty()) {
+        skip_repetition(st, "not measured: " + outcome.cut_short);
         return;
       }
       try {
@@ -343,7 +372,7 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
         probe.begin();
         SampleSet set;
         try {
-          set = take_samples(*workload, policy);
+          set = take_samples(*workload, policy, limits);
         } catch (...) {
           probe.end();
           throw;
@@ -356,16 +385,22 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
         if (work.flops > 0) {
           st.counters["FLOP/s"] = benchmark::Counter(work.flops, benchmark::Counter::kIsRate);
         }
+        if (set.stop_reason == "signal" || set.stop_reason == "deadline") {
+          outcome.cut_short =
+              "sampling stopped after " + std::to_string(set.seconds_per_op.size()) +
+              " sample(s): " +
+              (set.stop_reason == "signal" ? signal_stop_cause() : std::string("deadline reached"));
+        }
         outcome.repetitions.push_back(std::move(set));
       } catch (const Unsupported& e) {
         outcome.skipped_reason = e.what();
-        st.SkipWithError(("skipped: " + std::string(e.what())).c_str());
+        skip_repetition(st, "skipped: " + std::string(e.what()));
       } catch (const std::exception& e) {
         outcome.error = e.what();
-        st.SkipWithError(e.what());
+        skip_repetition(st, e.what());
       }
     };
-    run_one_benchmark(c.id, body, collector);
+    run_one_benchmark(c.id, body, collector, repetitions);
 
     if (workload && !outcome.error && !outcome.skipped_reason) {
       try {
@@ -388,17 +423,31 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
     estimated_done += c.estimated_seconds;
 
     Record record = build_record(c, outcome, policy);
+    if (!outcome.cut_short.empty() && stop_cause.empty()) {
+      stop_cause = signal_stop_cause();
+      if (stop_cause.empty()) stop_cause = "time budget: deadline reached during " + c.id;
+    }
+    // A record cut short by an earlier run is measured again and replaced.
+    if (std::erase_if(report.records, [&](const Record& r) { return r.id == record.id; }) > 0)
+      forget_earlier_record(report, record.id);
     if (record.status == "failed" || record.status == "error") exit_code = 1;
     progress.note(one_line_summary(record));
     report.records.push_back(std::move(record));
     checkpoint(&collector);
   }
 
-  report.finished_at = now_iso8601_utc();
-  report.status = stop_cause.empty() && report.not_run.empty() ? "complete" : "stopped";
-  if (!stop_cause.empty()) add_warning(report, "run stopped: " + stop_cause);
-  checkpoint(&collector);
-  return RunResult{std::move(report), exit_code, {}};
+  if (stop_cause.empty() && budget_skips > 0) {
+    stop_cause = "time budget: " + std::to_string(budget_skips) +
+                 " benchmark(s) did not fit before " + iso8601_utc(*deadline);
+  }
+  if (options.finish) {
+    finish_report(report, stop_cause);
+    save_report(report, options.out);
+    if (gb.out) collector.write_json(*gb.out);
+  } else {
+    checkpoint(&collector);
+  }
+  return RunResult{std::move(report), exit_code, {}, stop_cause};
 }
 
 }  // namespace gpusizer::bench

@@ -47,7 +47,15 @@ std::string apply_min_window(const std::string& reason, double wall_seconds,
   return held_back ? reason + "+telemetry_window" : reason;
 }
 
-SampleSet take_samples(kernels::Workload& w, const SamplingPolicy& policy) {
+std::string limit_reason(bool stop_requested, std::optional<double> seconds_left,
+                         double last_sample_seconds) {
+  if (stop_requested) return "signal";
+  if (seconds_left && *seconds_left < last_sample_seconds) return "deadline";
+  return "";
+}
+
+SampleSet take_samples(kernels::Workload& w, const SamplingPolicy& policy,
+                       const SamplingLimits& limits) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   auto wall = [&] { return std::chrono::duration<double>(clock::now() - start).count(); };
@@ -69,6 +77,7 @@ SampleSet take_samples(kernels::Workload& w, const SamplingPolicy& policy) {
   std::vector<double> noise_history;
   bool held_back = false;  // met the rule before min_window_seconds: sampling went on
   while (true) {
+    const double sample_start = wall();
     double seconds = w.run(repeats);
     set.total_ops += repeats;
     set.measured_seconds += seconds;
@@ -78,6 +87,13 @@ SampleSet take_samples(kernels::Workload& w, const SamplingPolicy& policy) {
     set.stop_reason = apply_min_window(
         stop_reason(set.seconds_per_op, set.measured_seconds, elapsed, noise_history, policy),
         elapsed, policy.min_window_seconds, held_back);
+    if (!set.stop_reason.empty()) break;
+    std::optional<double> left;
+    if (limits.deadline) {
+      left = std::chrono::duration<double>(*limits.deadline - clock::now()).count();
+    }
+    set.stop_reason = limit_reason(limits.stop_requested && limits.stop_requested->load(), left,
+                                   wall() - sample_start);
     if (!set.stop_reason.empty()) break;
   }
   set.wall_seconds = wall();

@@ -168,8 +168,10 @@ suite_budget=$((suite_s > 40 ? suite_s - 20 : 20))
 nvidia-smi dmon -s pc -d 1 -o T > "$out/dmon.log" 2>&1 &
 dmon_pid=$!
 timeout -k 10 "$suite_s" "$build/gpusizer" run --suite quick --no-cpu --time-budget "${suite_budget}s" \
-  --io-dir "$out" --progress --out "$out/report.json" > "$out/quick.log" 2>&1
+  --io-dir "$out" --progress --force --out "$out/report.json" > "$out/quick.log" 2>&1
 quick_rc=$?
+# 3: stopped by the suite's own budget, the report written (the report check judges what it holds).
+[ "$quick_rc" -eq 3 ] && quick_rc=0
 kill "$dmon_pid" 2> /dev/null
 tail -60 "$out/quick.log"
 rm -f "$out"/*.io "$out"/gpusizer-io* 2> /dev/null

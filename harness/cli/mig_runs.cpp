@@ -2,11 +2,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <iostream>
-#include "gpusizer/bench/child_runs.hpp"
 
+#include "gpusizer/bench/child_runs.hpp"
+#include "gpusizer/bench/run_control.hpp"
 #include "gpusizer/clock.hpp"
 #include "gpusizer/report_io.hpp"
+#include "gpusizer/stop_signals.hpp"
 
 namespace gpusizer::cli {
 namespace {
@@ -17,24 +21,68 @@ std::string self_executable() {
   return ec ? std::string("gpusizer") : p.string();
 }
 
+bool names_slice_mode(const std::string& not_run_id, const std::string& slice,
+                      const std::string& mode) {
+  const std::string suffix = "/mode=" + mode;
+  return not_run_id.ends_with(suffix) && (not_run_id == "mig/" + slice + suffix ||
+                                          not_run_id.find("/" + slice + "/") != std::string::npos);
+}
+
+// Measured before (--resume) and nothing of it left over: a slice/mode whose child was stopped
+// keeps not_run entries and runs again.
 bool already_measured(const Report& report, const std::string& target, const std::string& mode) {
+  for (const auto& [id, why] : report.not_run) {
+    if (names_slice_mode(id, target, mode)) return false;
+  }
   for (const auto& r : report.records) {
     if (r.target == target && r.mode == mode) return true;
   }
   return false;
 }
 
+double seconds_until(SystemTime t) {
+  return std::chrono::duration<double>(t - std::chrono::system_clock::now()).count();
+}
+
 }  // namespace
+
+double child_time_share(double seconds_left, std::size_t turns_left) {
+  if (turns_left == 0) return seconds_left;
+  return std::max(0.0, seconds_left) / static_cast<double>(turns_left);
+}
+
+std::vector<std::string> child_argv(const std::string& exe, const MigRunSettings& settings,
+                                    const std::filesystem::path& report,
+                                    std::optional<SystemTime> child_deadline) {
+  std::vector<std::string> argv = {
+      exe,       "run",          "--child", "--no-cpu",     "--no-progress",
+      "--suite", settings.suite, "--out",   report.string()};
+  if (settings.tiny) argv.push_back("--tiny");
+  if (!settings.filter.empty()) argv.push_back("--filter=" + settings.filter);
+  if (child_deadline) argv.push_back("--deadline=" + iso8601_utc(*child_deadline));
+  for (const auto& a : settings.benchmark_args) argv.push_back(a);
+  return argv;
+}
 
 int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& settings,
                    bench::RunResult& result, const std::filesystem::path& report_path) {
   int exit_code = 0;
   const std::string exe = self_executable();
   const auto dir = std::filesystem::absolute(report_path).parent_path();
+  // Turns still to come: each isolated child is one, a concurrent batch is one.
+  std::size_t turns_left = 0;
+  for (const auto& mode : settings.modes) {
+    std::size_t pending = 0;
+    for (const auto& slice : slices)
+      pending += already_measured(result.report, slice.id, mode) ? 0 : 1;
+    turns_left += mode == "concurrent" ? (pending > 0 ? 1 : 0) : pending;
+  }
   for (const auto& mode : settings.modes) {
     std::vector<bench::ChildSpec> children;
     for (const auto& slice : slices) {
       if (already_measured(result.report, slice.id, mode)) continue;  // --resume
+      std::erase_if(result.report.not_run,
+                    [&](const auto& nr) { return names_slice_mode(nr.first, slice.id, mode); });
       bench::ChildSpec spec;
       spec.target = slice;
       std::string safe = slice.id;
@@ -44,28 +92,85 @@ int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& sett
       spec.report =
           dir / ("." + report_path.filename().string() + "." + safe + "." + mode + ".json");
       std::filesystem::remove(spec.report);
-      spec.argv = {exe,       "run",          "--child", "--no-cpu",          "--no-progress",
-                   "--suite", settings.suite, "--out",   spec.report.string()};
-      if (settings.tiny) spec.argv.push_back("--tiny");
-      if (!settings.filter.empty()) spec.argv.push_back("--filter=" + settings.filter);
-      for (const auto& a : settings.benchmark_args) spec.argv.push_back(a);
       spec.env = {{"CUDA_VISIBLE_DEVICES", slice.uuid.value_or("")},
                   {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"}};
       children.push_back(std::move(spec));
     }
     if (children.empty()) continue;
+    const bool concurrent = mode == "concurrent";
     if (settings.progress) {
       std::cerr << "MIG: " << children.size() << " slice(s), " << mode
-                << (mode == "concurrent" ? " (all at once)" : " (one at a time)") << std::endl;
+                << (concurrent ? " (all at once)" : " (one at a time)") << std::endl;
     }
-    auto results = bench::run_children(children, mode == "concurrent", settings.timeout_seconds);
+    std::vector<bench::ChildResult> results;
+    // One child (isolated) or the batch (concurrent) at a time, each given its share of the time
+    // left, so the slices after it still get theirs.
+    const std::size_t batch = concurrent ? children.size() : 1;
+    for (std::size_t first = 0; first < children.size(); first += batch) {
+      std::vector<bench::ChildSpec> now(children.begin() + static_cast<long>(first),
+                                        children.begin() + static_cast<long>(first + batch));
+      double timeout = settings.timeout_seconds;
+      std::optional<SystemTime> child_deadline;
+      std::string no_time;
+      if (settings.deadline) {
+        const double left = seconds_until(*settings.deadline) - bench::kDeadlineMarginSeconds;
+        const double share = child_time_share(left, turns_left);
+        child_deadline = std::chrono::system_clock::now() +
+                         std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                             std::chrono::duration<double>(share));
+        timeout = std::min(timeout, share + bench::kChildStopGraceSeconds);
+        if (share < kMinChildSeconds) {
+          char buf[160];
+          std::snprintf(buf, sizeof buf, "time budget: %.0f s left for %zu slice run(s)",
+                        std::max(0.0, left), turns_left);
+          no_time = buf;
+        }
+      }
+      turns_left = turns_left > 0 ? turns_left - 1 : 0;
+      for (auto& c : now) c.argv = child_argv(exe, settings, c.report, child_deadline);
+      // What each child was given, beside its start barrier: how a cut-short slice ran.
+      for (const auto& c : now) {
+        nlohmann::json& facts = result.report.target_telemetry[c.target.id];
+        if (!facts.is_object()) facts = nlohmann::json::object();
+        facts[mode + "_child"] = {
+            {"deadline", child_deadline ? iso8601_utc(*child_deadline) : std::string()},
+            {"timeout_seconds", timeout}};
+      }
+      std::vector<bench::ChildResult> got;
+      if (!no_time.empty()) {
+        for (const auto& c : now) {
+          bench::ChildResult r;
+          r.target = c.target;
+          r.not_started = true;
+          r.not_run_reason = no_time;
+          got.push_back(std::move(r));
+        }
+      } else {
+        got = bench::run_children(now, concurrent, timeout, bench::kStartBarrierTimeoutSeconds,
+                                  &StopSignals::requested());
+      }
+      for (auto& r : got) {
+        if (r.not_started && no_time.empty()) r.not_run_reason = bench::signal_stop_cause();
+        results.push_back(std::move(r));
+      }
+    }
     for (const auto& r : results) {
       bench::merge_child_result(result.report, r, mode);
+      nlohmann::json& child = result.report.target_telemetry[r.target.id][mode + "_child"];
+      if (r.not_started) {
+        child["not_started"] = r.not_run_reason;
+      } else {
+        child["seconds"] = r.seconds;
+        child["exit_code"] = r.exit_code;
+        child["stopped"] = r.stopped;
+      }
       if (!r.failure.empty()) exit_code = 1;
       if (settings.progress) {
-        std::cerr << "  " << r.target.id << ": " << r.records.size() << " records in "
-                  << human_duration(r.seconds) << (r.failure.empty() ? "" : ", " + r.failure)
-                  << std::endl;
+        std::cerr << "  " << r.target.id << ": "
+                  << (r.not_started ? "not run (" + r.not_run_reason + ")"
+                                    : std::to_string(r.records.size()) + " records in " +
+                                          human_duration(r.seconds))
+                  << (r.failure.empty() ? "" : ", " + r.failure) << std::endl;
       }
     }
     save_report(result.report, report_path);  // checkpoint after each mode

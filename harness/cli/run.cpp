@@ -3,18 +3,25 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
 #include "gpusizer/bench/child_runs.hpp"
+#include "gpusizer/bench/gbench_bridge.hpp"
+#include "gpusizer/bench/run_control.hpp"
 #include "gpusizer/bench/runner.hpp"
 #include "gpusizer/error.hpp"
+#include "gpusizer/exit_codes.hpp"
 #include "gpusizer/host_info.hpp"
 #include "gpusizer/imds.hpp"
 #include "gpusizer/printers.hpp"
 #include "gpusizer/report_io.hpp"
+#include "gpusizer/report_lock.hpp"
+#include "gpusizer/stop_signals.hpp"
 #include "gpusizer/telemetry/device_selection.hpp"
 #include "gpusizer/telemetry/nvml_inventory.hpp"
 #include "gpusizer/telemetry/telemetry.hpp"
@@ -41,8 +48,10 @@ struct RunArgs {
   bool no_telemetry = false;
   bool progress = false;
   bool no_progress = false;
-  bool imds = false;              // opt-in: ask the EC2 metadata service for the type
-  bool child = false;             // set on MIG children: no recursion
+  bool imds = false;   // opt-in: ask the EC2 metadata service for the type
+  bool child = false;  // set on MIG children: no recursion
+  bool force = false;  // --force: replace an existing report
+  bool allow_mixed_resume = false;
   std::string mig_mode = "both";  // isolated | concurrent | both | off
   std::string telemetry_period = "100ms";
   std::vector<std::string> command_line;
@@ -113,41 +122,12 @@ telemetry::DeviceSelection select_and_apply(const telemetry::NvmlInventory& inve
   return s;
 }
 
-int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd) {
-  if (!a.resume.empty()) {
-    if (!std::filesystem::exists(a.resume))
-      throw InputError(a.resume + ": no such file (--resume)");
-    inherit_settings(a, extras, cmd);
-  }
-  bench::RunOptions o;
-  o.suite = bench::suite_from_string(a.suite);
-  o.tiny = a.tiny;
-  if (!a.resume.empty()) o.resume = a.resume;
-  o.out = !a.out.empty() ? a.out : (!a.resume.empty() ? a.resume : default_report_name(a.suite));
-  if (!a.time_budget.empty())
-    o.time_budget_seconds = parse_duration_seconds(a.time_budget, "--time-budget");
-  if (!a.deadline.empty()) o.deadline = parse_utc_time(a.deadline, "--deadline");
-  o.filter = a.filter;
-  std::filesystem::path out_dir = std::filesystem::absolute(o.out).parent_path();
-  if (!std::filesystem::is_directory(out_dir)) {
-    throw InputError("--out: folder " + out_dir.string() + " does not exist");
-  }
-  o.io_directory = a.io_dir.empty() ? out_dir.string() : a.io_dir;
-  if (!std::filesystem::is_directory(o.io_directory)) {
-    throw InputError("--io-dir: " + o.io_directory + " is not a folder");
-  }
-  if (::access(o.io_directory.c_str(), W_OK) != 0) {
-    throw InputError("--io-dir: " + o.io_directory +
-                     " is not writable (the I/O benchmarks create "
-                     "their files there)");
-  }
-  if (::access(out_dir.c_str(), W_OK) != 0) {
-    throw InputError("--out: folder " + out_dir.string() + " is not writable");
-  }
-  o.cpu = !a.no_cpu;
-  o.gpus = !a.no_gpu;
-  const std::vector<int> requested_gpus =
-      a.gpus.empty() ? std::vector<int>{} : parse_gpu_list(a.gpus);
+int conclude(const bench::RunResult& result, const bench::RunOptions& o, const RunArgs& a);
+
+// Everything after the report skeleton: devices, instance type, the suite, MIG children, output.
+int measure(const RunArgs& a, const std::vector<std::string>& extras, bench::RunOptions& o,
+            Report report, const std::vector<int>& requested_gpus, double telemetry_period,
+            TextFormat format) {
   if (!a.instance_type.empty()) {
     o.instance_type = InstanceType{a.instance_type, "--instance-type"};
   } else if (a.imds) {
@@ -160,21 +140,16 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   } else {
     o.instance_type = detect_instance_type_dmi();
   }
-  o.list_only = a.list;
-  o.progress = a.progress ? 1 : (a.no_progress ? 0 : -1);
-  o.benchmark_args = extras;
-  o.command_line = a.command_line;
-  TextFormat format = text_format_from_string(a.format);
+  if (!o.resume && o.instance_type) report.host.instance_type = o.instance_type;
 
-  if (a.mig_mode != "isolated" && a.mig_mode != "concurrent" && a.mig_mode != "both" &&
-      a.mig_mode != "off") {
-    throw InputError("--mig-mode: expected isolated, concurrent, both or off, got \"" + a.mig_mode +
-                     "\"");
-  }
   telemetry::TelemetryOptions topt;
   topt.enabled = !a.no_telemetry;
-  topt.sample_period_seconds = parse_duration_seconds(a.telemetry_period, "--telemetry-period");
+  topt.sample_period_seconds = telemetry_period;
   if (a.tiny || a.child) topt.idle_seconds = a.tiny ? 0.2 : topt.idle_seconds;
+  if (const auto deadline = bench::run_deadline(o)) {  // idle power takes at most 10 % of it
+    const double left = std::chrono::duration<double>(*deadline - o.start).count();
+    topt.idle_seconds = std::min(topt.idle_seconds, std::max(0.2, left / 10));
+  }
   std::unique_ptr<TelemetryProvider> telemetry = make_telemetry_provider(topt);
 
   // Devices are chosen by NVML UUID before anything touches CUDA (a process that sees a GPU in
@@ -199,54 +174,177 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
     for (const auto& m : selection.mig_slices)
       std::cerr << "  MIG child: " << m.id << " (" << m.uuid.value_or("") << ")\n";
   }
+  const bool mig_children = !a.child && a.mig_mode != "off" && !selection.mig_slices.empty();
+  o.finish = !mig_children;  // with children, the report is finished after them
 
   // A MIG child in concurrent mode: wait for the other slices' children after setup.
   o.before_first_case = [] { bench::wait_at_start_barrier(); };
-  bench::RunResult result = bench::run_suite(o, telemetry.get(), std::cerr);
+  if (o.list_only) report = bench::start_report(o);
+  bench::RunResult result = bench::run_suite(o, std::move(report), telemetry.get(), std::cerr);
   if (o.list_only) {
     for (const auto& id : result.planned_ids) std::cout << id << "\n";
     return 0;
   }
 
   // MIG slices: one child process per slice (a CUDA process sees one MIG device only).
-  if (!a.child && a.mig_mode != "off") {
-    if (!selection.mig_slices.empty()) {
-      MigRunSettings ms;
-      if (a.mig_mode == "both") {
-        ms.modes = {"isolated", "concurrent"};
-      } else {
-        ms.modes = {a.mig_mode};
-      }
-      ms.suite = a.suite;
-      ms.tiny = a.tiny;
-      ms.filter = a.filter;
-      ms.benchmark_args = extras;
-      ms.timeout_seconds = o.suite == bench::Suite::quick ? 900 : 7200;
-      ms.progress = o.progress == 1 || (o.progress < 0 && ::isatty(2));
-      if (run_mig_slices(selection.mig_slices, ms, result, o.out) != 0) result.exit_code = 1;
+  if (mig_children) {
+    MigRunSettings ms;
+    if (a.mig_mode == "both") {
+      ms.modes = {"isolated", "concurrent"};
+    } else {
+      ms.modes = {a.mig_mode};
     }
+    ms.suite = a.suite;
+    ms.tiny = a.tiny;
+    ms.filter = a.filter;
+    ms.benchmark_args = extras;
+    ms.timeout_seconds = o.suite == bench::Suite::quick ? 900 : 7200;
+    ms.deadline = bench::run_deadline(o);
+    ms.progress = o.progress == 1 || (o.progress < 0 && ::isatty(2));
+    const std::size_t not_run_before = result.report.not_run.size();
+    if (result.stop_cause.empty()) {
+      if (run_mig_slices(selection.mig_slices, ms, result, o.out) != 0) result.exit_code = 1;
+      result.stop_cause = bench::signal_stop_cause();
+      if (result.stop_cause.empty() && result.report.not_run.size() > not_run_before) {
+        result.stop_cause =
+            "time budget: " + std::to_string(result.report.not_run.size() - not_run_before) +
+            " MIG benchmark(s) or slice run(s) did not fit";
+      }
+    } else {
+      for (const auto& slice : selection.mig_slices) {
+        for (const auto& mode : ms.modes)
+          result.report.not_run.emplace_back("mig/" + slice.id + "/mode=" + mode,
+                                             result.stop_cause);
+      }
+    }
+    bench::finish_report(result.report, result.stop_cause);
+    save_report(result.report, o.out);
   }
-  if (a.child) return result.exit_code;  // the parent prints the results, children stay quiet
+  if (a.child) return conclude(result, o, a);  // the parent prints the results
   if (format == TextFormat::table) {
     print_targets(result.report.targets, std::cout, TextFormat::table);
     std::cout << "\n";
   }
   print_report(result.report, std::cout, format);
-  std::cerr << "report: " << o.out.string() << " (" << result.report.records.size()
-            << " records, status " << result.report.status << ")\n";
-  // A run with no target at all measured nothing: say so and fail, never a quiet success (a GPU
-  // machine whose driver is missing, run with --no-cpu, would otherwise "pass").
-  if (result.report.targets.empty() && !o.list_only) {
-    std::cerr << "gpusizer: nothing was measured: no target ("
-              << (o.cpu ? "" : "the CPU was skipped with --no-cpu; ")
-              << (a.no_gpu ? "GPUs were skipped with --no-gpu"
-                           : (o.gpus ? "no GPU was found" : "no whole GPU to measure"))
-              << (result.report.warnings.empty() ? std::string()
-                                                 : "; " + result.report.warnings.front())
-              << ")\n";
-    return 1;
+  return conclude(result, o, a);
+}
+
+// Never write over a report by accident: an existing --out needs --force, unless it is the report
+// being resumed.
+void refuse_to_overwrite(const bench::RunOptions& o, bool force) {
+  std::error_code ec;
+  if (force || !std::filesystem::exists(o.out, ec)) return;
+  if (o.resume && std::filesystem::equivalent(o.out, *o.resume, ec)) return;
+  throw InputError(o.out.string() +
+                   ": a report is already there; pass --force to replace it, or --resume " +
+                   o.out.string() + " to continue it");
+}
+
+// The one line on stderr that ends a run, and its exit code (exit_codes.hpp).
+int conclude(const bench::RunResult& result, const bench::RunOptions& o, const RunArgs& a) {
+  const Report& report = result.report;
+  char counts[96];
+  std::snprintf(counts, sizeof counts, "%zu records, status %s", report.records.size(),
+                report.status.c_str());
+  std::string line = "report: " + o.out.string() + " (" + counts;
+  int code = result.exit_code != 0 ? kExitFailure : kExitOk;
+  if (!result.stop_cause.empty()) {  // this run was stopped (a report may list older not-runs)
+    line += ": " + result.stop_cause + "; " + std::to_string(report.not_run.size()) +
+            " not run; gpusizer run --resume " + o.out.string() + " continues it";
+    if (code == kExitOk) code = kExitStopped;
+  } else if (report.status == "empty") {
+    // A GPU machine whose driver is missing, run with --no-cpu, would otherwise "pass".
+    std::string why;
+    if (report.targets.empty()) {
+      why = std::string("no target: ") + (o.cpu ? "" : "the CPU was skipped with --no-cpu; ") +
+            (a.no_gpu ? "GPUs were skipped with --no-gpu"
+                      : (o.gpus ? "no GPU was found" : "no whole GPU to measure")) +
+            (report.warnings.empty() ? std::string() : "; " + report.warnings.front());
+    } else {
+      why = report.records.empty() ? "no benchmark matched the filter"
+                                   : "every benchmark was skipped (see the records' reasons)";
+    }
+    line = "gpusizer: nothing was measured (" + why + "); " + line;
+    if (code == kExitOk) code = kExitEmpty;
   }
-  return result.exit_code;
+  if (!a.child) std::cerr << line << ")\n";
+  return code;
+}
+
+int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd) {
+  // First of all: from here on SIGTERM/SIGINT stop the run cleanly and leave a report.
+  StopSignals signals;
+  bench::RunOptions o;  // o.start: the time budget counts from here
+  if (!a.resume.empty()) {
+    if (!std::filesystem::exists(a.resume))
+      throw InputError(a.resume + ": no such file (--resume)");
+    inherit_settings(a, extras, cmd);
+  }
+  o.suite = bench::suite_from_string(a.suite);
+  o.tiny = a.tiny;
+  if (!a.resume.empty()) o.resume = a.resume;
+  o.out = !a.out.empty() ? a.out : (!a.resume.empty() ? a.resume : default_report_name(a.suite));
+  if (!a.time_budget.empty())
+    o.time_budget_seconds = parse_duration_seconds(a.time_budget, "--time-budget");
+  if (!a.deadline.empty()) o.deadline = parse_utc_time(a.deadline, "--deadline");
+  o.check_budget = !a.child;  // a child gets its share of what its parent has left
+  o.allow_mixed_resume = a.allow_mixed_resume;
+  bench::check_deadline_ahead(o);
+  bench::parse_benchmark_flags(extras);  // bad flags fail here, before anything is written
+  o.filter = a.filter;
+  std::filesystem::path out_dir = std::filesystem::absolute(o.out).parent_path();
+  if (!std::filesystem::is_directory(out_dir)) {
+    throw InputError("--out: folder " + out_dir.string() + " does not exist");
+  }
+  o.io_directory = a.io_dir.empty() ? out_dir.string() : a.io_dir;
+  if (!std::filesystem::is_directory(o.io_directory)) {
+    throw InputError("--io-dir: " + o.io_directory + " is not a folder");
+  }
+  if (::access(o.io_directory.c_str(), W_OK) != 0) {
+    throw InputError("--io-dir: " + o.io_directory +
+                     " is not writable (the I/O benchmarks create "
+                     "their files there)");
+  }
+  if (::access(out_dir.c_str(), W_OK) != 0) {
+    throw InputError("--out: folder " + out_dir.string() + " is not writable");
+  }
+  o.cpu = !a.no_cpu;
+  o.gpus = !a.no_gpu;
+  const std::vector<int> requested_gpus =
+      a.gpus.empty() ? std::vector<int>{} : parse_gpu_list(a.gpus);
+  TextFormat format = text_format_from_string(a.format);
+  if (a.mig_mode != "isolated" && a.mig_mode != "concurrent" && a.mig_mode != "both" &&
+      a.mig_mode != "off") {
+    throw InputError("--mig-mode: expected isolated, concurrent, both or off, got \"" + a.mig_mode +
+                     "\"");
+  }
+  const double telemetry_period = parse_duration_seconds(a.telemetry_period, "--telemetry-period");
+  o.list_only = a.list;
+  o.progress = a.progress ? 1 : (a.no_progress ? 0 : -1);
+  o.benchmark_args = extras;
+  o.command_line = a.command_line;
+
+  // One writer per report, never an existing report replaced by accident, and the skeleton on
+  // disk before discovery, idle power or the metadata service can take any time.
+  std::optional<ReportLock> lock;
+  Report report;
+  bool wrote_skeleton = false;
+  if (!o.list_only) {
+    lock.emplace(ReportLock::acquire(o.out));
+    refuse_to_overwrite(o, a.force);
+    report = bench::start_report(o);
+    std::error_code ec;
+    if (!(o.resume && std::filesystem::equivalent(o.out, *o.resume, ec))) {
+      save_report(report, o.out);
+      wrote_skeleton = true;
+    }
+  }
+  try {
+    return measure(a, extras, o, std::move(report), requested_gpus, telemetry_period, format);
+  } catch (const InputError&) {
+    if (wrote_skeleton) std::filesystem::remove(o.out);  // refused: nothing was measured
+    throw;
+  }
 }
 
 }  // namespace
@@ -284,6 +382,10 @@ void register_run(CLI::App& app, Action& action) {
   cmd->add_option(
       "--telemetry-period", a->telemetry_period,
       "NVML/RAPL sampling period (default 100ms: the NVML energy counter's update period)");
+  cmd->add_flag("--force", a->force, "Replace the report at --out if there is one");
+  cmd->add_flag("--allow-mixed-resume", a->allow_mixed_resume,
+                "With --resume: add to a report from another host, GPU model, suite or gpusizer "
+                "version (its history records which run measured what)");
   cmd->add_flag("--child", a->child, "Internal: this run is a MIG child of another gpusizer run")
       ->group("");
   cmd->add_flag("--progress", a->progress, "Progress on stderr even when it is not a terminal");

@@ -31,4 +31,4 @@ trap 'kill $syncer 2>/dev/null; sync_report' EXIT
 args=(run --suite "$suite" --imds --io-dir "$out" --out "$report" --progress)
 [ -n "${GPUSIZER_DEADLINE:-}" ] && args+=(--deadline "$GPUSIZER_DEADLINE")
 [ -s "$report" ] && args+=(--resume "$report")   # a restarted instance continues
-./build/gpusizer "${args[@]}" || echo "gpusizer exited $? (the report says why)"
+./build/gpusizer "${args[@]}" || echo "gpusizer exited $? (3: stopped, --resume continues; the report says why)"

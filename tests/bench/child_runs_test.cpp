@@ -2,8 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "gpusizer/bench/child_runs.hpp"
 
@@ -222,6 +224,81 @@ TEST(ChildMerge, AChildThatNamedItsSliceByUuidIsMergedPerMode) {
   merge_child_result(other, unnamed, "isolated");
   ASSERT_EQ(other.records.size(), 1u);
   EXPECT_EQ(other.records[0].target, "gpu0/mig-1g.18gb-gi13-ci0");
+}
+
+TEST(ChildMerge, WhatAStoppedChildDidNotRunIsNotRunInTheParent) {
+  ChildResult res;
+  res.target = slice("1g.18gb", 13);
+  res.child_targets = {res.target};
+  res.child_targets.front().id = "mig-unknown-50000000";
+  res.not_run = {{"gemm/bf16/mig-unknown-50000000/m=64", "interrupted by signal SIGTERM"}};
+  res.stopped = true;
+  ChildResult later;
+  later.target = slice("2g.35gb", 14);
+  later.not_started = true;
+  later.not_run_reason = "interrupted by signal SIGTERM";
+  Report parent;
+  merge_child_result(parent, res, "isolated");
+  merge_child_result(parent, later, "isolated");
+  using Entry = std::pair<std::string, std::string>;
+  EXPECT_EQ(parent.not_run,
+            (std::vector<Entry>{
+                {"gemm/bf16/gpu0/mig-1g.18gb-gi13-ci0/m=64/mode=isolated",
+                 "interrupted by signal SIGTERM"},
+                {"mig/gpu0/mig-2g.35gb-gi14-ci0/mode=isolated", "interrupted by signal SIGTERM"}}));
+  EXPECT_TRUE(parent.warnings.empty()) << "a stop is not a failure, nor an empty child";
+  EXPECT_EQ(parent.targets.size(), 2u);
+}
+
+TEST_F(ChildRuns, AStopRequestIsForwardedToTheRunningChildren) {
+  // Each child stops on SIGTERM as gpusizer does: it says so and exits 3 (stopped).
+  auto script = [&](const std::string& name) {
+    const std::string mark = (dir_ / name).string();
+    return "trap 'kill $p; touch \"" + mark +
+           ".stopped\"; exit 3' TERM; sleep 60 & p=$!; touch \"" + mark + ".started\"; wait";
+  };
+  std::vector<ChildSpec> specs{shell("1g.18gb", 1, script("a")), shell("1g.18gb", 2, script("b"))};
+  std::atomic<bool> stop{false};
+  std::thread parent_signal([&] {  // the parent's SIGTERM, once both children run
+    while (!std::filesystem::exists(dir_ / "a.started") ||
+           !std::filesystem::exists(dir_ / "b.started")) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    stop.store(true);
+  });
+  auto results = run_children(specs, /*concurrent=*/true, /*timeout_seconds=*/120, 120, &stop);
+  parent_signal.join();
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& r : results) {
+    EXPECT_TRUE(r.stopped) << r.target.id;
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_EQ(r.failure, "") << "a child stopped for its parent did not fail";
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "a.stopped")) << "SIGTERM was not forwarded";
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "b.stopped")) << "SIGTERM was not forwarded";
+}
+
+TEST_F(ChildRuns, NoChildStartsOnceTheParentIsStopping) {
+  std::atomic<bool> stop{true};
+  const std::string mark = (dir_ / "ran").string();
+  for (bool concurrent : {false, true}) {
+    auto results =
+        run_children({shell("1g.18gb", 1, "touch '" + mark + "'")}, concurrent, 30, 120, &stop);
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_TRUE(results[0].not_started);
+    EXPECT_FALSE(std::filesystem::exists(mark));
+  }
+}
+
+TEST_F(ChildRuns, StoppedAndEmptyChildrenAreNotFailures) {
+  auto results = run_children(
+      {shell("1g.18gb", 1, "exit 3"), shell("1g.18gb", 2, "exit 4"), shell("1g.18gb", 3, "exit 2")},
+      false, 30);
+  EXPECT_TRUE(results[0].stopped);
+  EXPECT_EQ(results[0].failure, "") << "stopped before it wrote anything";
+  EXPECT_FALSE(results[1].stopped);
+  EXPECT_EQ(results[1].failure, "child wrote no report");
+  EXPECT_EQ(results[2].failure, "child exited with code 2");
 }
 
 }  // namespace

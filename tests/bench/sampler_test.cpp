@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -131,6 +132,56 @@ TEST(Sampler, TheWindowRuleHoldsBackOnlyStatisticalStops) {
   EXPECT_EQ(apply_min_window("sample_cap", 0.3, 1.0, fresh), "sample_cap");
   EXPECT_EQ(apply_min_window("", 0.3, 1.0, fresh), "");
   EXPECT_EQ(apply_min_window("converged", 0.01, 0.0, fresh), "converged");  // off
+}
+
+// A workload that raises the stop flag (as the SIGTERM handler does) during its n-th run.
+class StoppingWorkload final : public kernels::Workload {
+ public:
+  StoppingWorkload(std::atomic<bool>& flag, std::size_t stop_during_call)
+      : flag_(flag), stop_during_(stop_during_call) {}
+  double run(std::size_t repeats) override {
+    if (++calls_ == stop_during_) flag_.store(true);
+    return 0.001 * static_cast<double>(repeats) * (calls_ % 2 ? 1.0 : 1.5);  // noisy: no converging
+  }
+  kernels::VerificationResult verify() override { return {}; }
+  kernels::WorkAmount work_per_op() const override { return {}; }
+  std::string timer() const override { return "steady_clock"; }
+  std::size_t calls_ = 0;
+
+ private:
+  std::atomic<bool>& flag_;
+  std::size_t stop_during_;
+};
+
+TEST(Sampler, AStopRequestEndsTheLoopAfterTheSampleInFlight) {
+  std::atomic<bool> stop{false};
+  StoppingWorkload w(stop, 4);  // calibration, samples 1 and 2, then the flag rises in sample 3
+  SamplingPolicy p = policy();
+  p.min_samples = 50;
+  SampleSet s = take_samples(w, p, SamplingLimits{&stop, std::nullopt});
+  EXPECT_EQ(s.stop_reason, "signal");
+  EXPECT_EQ(s.seconds_per_op.size(), 3u);
+  EXPECT_EQ(w.calls_, 4u) << "no sample may start after the stop request";
+}
+
+TEST(Sampler, ADeadlineAlreadyPassedAllowsOneSample) {
+  std::atomic<bool> stop{false};
+  StoppingWorkload w(stop, 0);
+  SamplingPolicy p = policy();
+  p.min_samples = 50;
+  const auto past = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  SampleSet s = take_samples(w, p, SamplingLimits{&stop, past});
+  EXPECT_EQ(s.stop_reason, "deadline");
+  EXPECT_EQ(s.seconds_per_op.size(), 1u);
+}
+
+TEST(Sampler, LimitRules) {
+  EXPECT_EQ(limit_reason(true, std::nullopt, 0.1), "signal");
+  EXPECT_EQ(limit_reason(true, 100.0, 0.1), "signal");
+  EXPECT_EQ(limit_reason(false, std::nullopt, 0.1), "");
+  EXPECT_EQ(limit_reason(false, 0.5, 0.1), "");
+  EXPECT_EQ(limit_reason(false, 0.05, 0.1), "deadline") << "the next sample would end too late";
+  EXPECT_EQ(limit_reason(false, -1.0, 0.0), "deadline");
 }
 
 }  // namespace

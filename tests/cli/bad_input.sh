@@ -56,8 +56,8 @@ set +e
 "$GPUSIZER" run --tiny --no-cpu --no-gpu --no-progress -o nothing.json > out.txt 2> err.txt
 rc=$?
 set -e
-[ "$rc" = 1 ] || fail "run with no target exited $rc, expected 1 (stderr: $(cat err.txt))"
-grep -q "^gpusizer: nothing was measured: no target (the CPU was skipped with --no-cpu; GPUs were skipped with --no-gpu" err.txt \
+[ "$rc" = 4 ] || fail "run with no target exited $rc, expected 4 (empty) (stderr: $(cat err.txt))"
+grep -q "^gpusizer: nothing was measured (no target: the CPU was skipped with --no-cpu; GPUs were skipped with --no-gpu" err.txt \
   || fail "no 'nothing was measured' line: $(cat err.txt)"
 [ -s nothing.json ] || fail "the report of a run with no target was not written"
 # The failed loads must not have touched the input files.

@@ -7,3 +7,28 @@ trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 validate() { /usr/bin/python3 "$SRC/scripts/validate_json.py" "$SRC/reports/schema/$1" "${@:2}"; }
+# wait_for "<shell condition>" [tenths of a second, default 600]: polls until it holds.
+wait_for() {
+  local tries=${2:-600}
+  for _ in $(seq 1 "$tries"); do
+    eval "$1" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# Runs gpusizer with stdout to out.txt and stderr to err.txt; sets rc (never fails the script).
+run_rc() {
+  set +e
+  "$GPUSIZER" "$@" > out.txt 2> err.txt
+  rc=$?
+  set -e
+}
+one_line() { [ "$(wc -l < "$1")" = 1 ] || fail "expected one line on stderr, got: $(cat "$1")"; }
+# term_wait <pid>: SIGTERM, then wait for it; sets rc to its exit status.
+term_wait() {
+  kill -TERM "$1"
+  set +e
+  wait "$1"
+  rc=$?
+  set -e
+}

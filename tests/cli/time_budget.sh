@@ -1,8 +1,9 @@
 # --time-budget stops cleanly: the run ends within the budget (plus a small margin for the last
-# case and the final write), says what was not run and why, and --resume finishes the rest.
+# case and the final write), says what was not run and why, and exits 3 (stopped).
 source "$(dirname "$0")/lib.sh"
 start=$(date +%s.%N)
-"$GPUSIZER" run --suite quick --no-gpu --filter "memory/" --time-budget 4s -o r.json --no-progress > /dev/null 2>&1 || fail "budgeted run failed"
+run_rc run --suite quick --no-gpu --filter "memory/" --time-budget 4s -o r.json --no-progress
+[ "$rc" = 3 ] || fail "budgeted run exited $rc, expected 3 (stopped): $(cat err.txt)"
 end=$(date +%s.%N)
 /usr/bin/python3 - "$start" "$end" <<'PY' || fail "time budget"
 import json, sys

@@ -7,7 +7,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -55,7 +57,17 @@ struct HttpResult {
   std::string error;
 };
 
-HttpResult http(const Endpoint& ep, const std::string& request, double timeout_seconds) {
+using Clock = std::chrono::steady_clock;
+
+// Milliseconds left before `deadline` (0 when past): every wait of one query shares it, so a
+// server that answers a byte at a time cannot stretch the query past its bound.
+int ms_left(Clock::time_point deadline) {
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  return static_cast<int>(std::max<long long>(0, left));
+}
+
+HttpResult http(const Endpoint& ep, const std::string& request, Clock::time_point deadline) {
   HttpResult out;
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
@@ -69,14 +81,13 @@ HttpResult http(const Endpoint& ep, const std::string& request, double timeout_s
     out.error = std::string("socket: ") + std::strerror(errno);
     return out;
   }
-  const int timeout_ms = static_cast<int>(timeout_seconds * 1000);
   if (::connect(sock.fd(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 &&
       errno != EINPROGRESS) {
     out.error = std::string("connect: ") + std::strerror(errno);
     return out;
   }
   pollfd pfd{sock.fd(), POLLOUT, 0};
-  if (::poll(&pfd, 1, timeout_ms) != 1) {
+  if (::poll(&pfd, 1, ms_left(deadline)) != 1) {
     out.error = "connect timed out";
     return out;
   }
@@ -90,7 +101,7 @@ HttpResult http(const Endpoint& ep, const std::string& request, double timeout_s
   std::size_t sent = 0;
   while (sent < request.size()) {
     pfd = {sock.fd(), POLLOUT, 0};
-    if (::poll(&pfd, 1, timeout_ms) != 1) {
+    if (::poll(&pfd, 1, ms_left(deadline)) != 1) {
       out.error = "send timed out";
       return out;
     }
@@ -105,8 +116,8 @@ HttpResult http(const Endpoint& ep, const std::string& request, double timeout_s
   char buf[4096];
   while (response.size() < 65536) {
     pfd = {sock.fd(), POLLIN, 0};
-    if (::poll(&pfd, 1, timeout_ms) != 1) {
-      out.error = "no answer in time";
+    if (::poll(&pfd, 1, ms_left(deadline)) != 1) {
+      out.error = "no complete answer in time";
       return out;
     }
     ssize_t n = ::recv(sock.fd(), buf, sizeof buf, 0);
@@ -135,12 +146,15 @@ HttpResult http(const Endpoint& ep, const std::string& request, double timeout_s
 ImdsResult query_imds_instance_type(double timeout_seconds) {
   ImdsResult result;
   const Endpoint ep = endpoint();
+  const auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(std::max(0.0, timeout_seconds)));
   const std::string host = "Host: " + ep.host + "\r\n";
   HttpResult token = http(ep,
                           "PUT /latest/api/token HTTP/1.1\r\n" + host +
                               "X-aws-ec2-metadata-token-ttl-seconds: 60\r\nContent-Length: 0\r\n"
                               "Connection: close\r\n\r\n",
-                          timeout_seconds);
+                          deadline);
   if (!token.error.empty() || token.status != 200 || token.body.empty()) {
     result.error = "IMDSv2 token: " +
                    (token.error.empty() ? "HTTP " + std::to_string(token.status) : token.error);
@@ -150,7 +164,7 @@ ImdsResult query_imds_instance_type(double timeout_seconds) {
       http(ep,
            "GET /latest/meta-data/instance-type HTTP/1.1\r\n" + host +
                "X-aws-ec2-metadata-token: " + token.body + "\r\nConnection: close\r\n\r\n",
-           timeout_seconds);
+           deadline);
   if (!type.error.empty() || type.status != 200) {
     result.error = "IMDSv2 instance-type: " +
                    (type.error.empty() ? "HTTP " + std::to_string(type.status) : type.error);

@@ -357,24 +357,26 @@ json to_json(const Report& report) {
   for (const auto& r : report.records) records.push_back(to_json(r));
   json not_run = json::array();
   for (const auto& [id, why] : report.not_run) not_run.push_back({{"id", id}, {"reason", why}});
-  return json{{"schema_version", report.schema_version},
-              {"kind", "gpusizer.report"},
-              {"tool",
-               {{"name", report.tool.name},
-                {"version", report.tool.version},
-                {"git_revision", report.tool.git_revision}}},
-              {"command_line", report.command_line},
-              {"started_at", report.started_at},
-              {"finished_at", report.finished_at},
-              {"status", report.status},
-              {"suite", report.suite},
-              {"settings", report.settings},
-              {"host", host},
-              {"targets", targets},
-              {"target_telemetry", report.target_telemetry},
-              {"records", records},
-              {"not_run", not_run},
-              {"warnings", report.warnings}};
+  json j{{"schema_version", report.schema_version},
+         {"kind", "gpusizer.report"},
+         {"tool",
+          {{"name", report.tool.name},
+           {"version", report.tool.version},
+           {"git_revision", report.tool.git_revision}}},
+         {"command_line", report.command_line},
+         {"started_at", report.started_at},
+         {"finished_at", report.finished_at},
+         {"status", report.status},
+         {"suite", report.suite},
+         {"settings", report.settings},
+         {"host", host},
+         {"targets", targets},
+         {"target_telemetry", report.target_telemetry},
+         {"records", records},
+         {"not_run", not_run},
+         {"warnings", report.warnings}};
+  for (const auto& session : report.history) j["history"].push_back(to_json(session));
+  return j;
 }
 
 Report report_from_json(const JsonInput& in) {
@@ -388,7 +390,7 @@ Report report_from_json(const JsonInput& in) {
   }
   in.allow_only({"schema_version", "kind", "tool", "command_line", "started_at", "finished_at",
                  "status", "suite", "settings", "host", "targets", "target_telemetry", "records",
-                 "not_run", "warnings"});
+                 "not_run", "warnings", "history"});
   auto kind = in.at("kind");
   if (kind.string() != "gpusizer.report")
     kind.fail("expected \"gpusizer.report\", got " + describe_json(kind.raw()));
@@ -400,7 +402,7 @@ Report report_from_json(const JsonInput& in) {
   report.command_line = string_list(in.at("command_line"));
   report.started_at = in.string_at("started_at");
   report.finished_at = in.string_at("finished_at");
-  report.status = in.at("status").one_of({"running", "complete", "stopped", "failed"});
+  report.status = in.at("status").one_of({"running", "complete", "stopped", "empty", "failed"});
   report.suite = in.string_at("suite");
   auto settings = in.at("settings");
   if (!settings.is_object())
@@ -439,6 +441,9 @@ Report report_from_json(const JsonInput& in) {
     }
   }
   if (auto w = in.find("warnings")) report.warnings = string_list(*w);
+  if (auto h = in.find("history")) {
+    for (const auto& item : h->items()) report.history.push_back(session_from_json(item));
+  }
   return report;
 }
 

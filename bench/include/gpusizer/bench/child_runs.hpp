@@ -11,6 +11,7 @@
 // have exited), or after the barrier timeout; how long it waited and who was ready is recorded.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -49,8 +50,17 @@ struct ChildResult {
   std::vector<Record> records;        // from the child's report (even after a crash)
   std::vector<Target> child_targets;  // the child report's targets (how it named the slice)
   std::vector<std::string> warnings;  // the child report's own warnings
-  std::string failure;                // "" when the child exited 0
-  int exit_code = 0;                  // child's exit code, or 128 + signal
+  // The child report's not_run entries (the child's own benchmark ids) and whether the child
+  // stopped early: it exited with kExitStopped, or it was stopped for the parent (SIGTERM
+  // forwarded; a child gone by that signal counts too). A stop is not a failure.
+  std::vector<std::pair<std::string, std::string>> not_run;
+  bool stopped = false;
+  // Not started: the parent was stopped (signal) before this child's turn; `not_run_reason` says
+  // why. Nothing else is set.
+  bool not_started = false;
+  std::string not_run_reason;
+  std::string failure;  // "" when the child exited 0, 3 (stopped) or 4 (empty)
+  int exit_code = 0;    // child's exit code, or 128 + signal
   double seconds = 0;
   std::optional<StartBarrierResult> start_barrier;  // concurrent mode only
 };
@@ -58,12 +68,21 @@ struct ChildResult {
 inline constexpr const char* kStartBarrierEnv = "GPUSIZER_START_BARRIER";
 inline constexpr double kStartBarrierTimeoutSeconds = 120;
 
+// After a stop request, how long the parent waits for its children to write their reports and
+// exit before it kills them.
+inline constexpr double kChildStopGraceSeconds = 30;
+
 // Runs the children isolated (one after another) or concurrently, each within timeout_seconds
 // (SIGTERM, then SIGKILL 5 s later). Concurrent children pass the start barrier, released at
-// the latest barrier_timeout_seconds after the first started. Never throws for a child's failure.
+// the latest barrier_timeout_seconds after the first started. Once `*stop_requested` is set (the
+// parent got SIGTERM/SIGINT) the barrier is released, SIGTERM is forwarded to every running child
+// (which stops after its current sample and writes its report; SIGKILL after
+// kChildStopGraceSeconds), and no further child starts (not_started). Never throws for a child's
+// failure.
 std::vector<ChildResult> run_children(const std::vector<ChildSpec>& children, bool concurrent,
                                       double timeout_seconds,
-                                      double barrier_timeout_seconds = kStartBarrierTimeoutSeconds);
+                                      double barrier_timeout_seconds = kStartBarrierTimeoutSeconds,
+                                      const std::atomic<bool>* stop_requested = nullptr);
 
 // In a child: when GPUSIZER_START_BARRIER names the barrier's descriptors, signals ready and
 // blocks until the parent releases it; returns the seconds it waited (nullopt without a
@@ -73,6 +92,8 @@ std::optional<double> wait_at_start_barrier();
 // Adds a child's records to the parent report: the record ids and targets name the slice (the
 // child saw it as its only GPU and named it by its UUID, or "gpu0" where it could not) and each
 // record carries the mode. Failures become warnings.
+// A child's not_run entries are added with their ids mapped the same way; a child not started
+// adds one entry, "mig/<slice>/mode=<mode>", with its reason.
 // The start barrier goes into target_telemetry[slice]["concurrent_start_barrier"] and each
 // record's details ("start_barrier"); a child that missed it, or a timeout, becomes a warning.
 void merge_child_result(Report& parent, const ChildResult& result, const std::string& mode);

@@ -6,6 +6,7 @@
 // so Google Benchmark's rate counters divide by device time, never by host CPU time.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -24,6 +25,8 @@ struct BenchmarkFlags {
   std::string out_format = "json";           // --benchmark_out_format (json only)
   std::optional<double> min_time_seconds;    // --benchmark_min_time
   std::optional<std::string> filter;         // --benchmark_filter
+  // --benchmark_repetitions: applied per case by the runner, capped by the time left.
+  std::optional<std::int64_t> repetitions;
 };
 
 // Splits and checks --benchmark_* flags; throws InputError on anything else.
@@ -47,8 +50,9 @@ class GbenchCollector final : public benchmark::BenchmarkReporter {
 // Initializes Google Benchmark once per process with the passthrough flags.
 void initialize_google_benchmark(const std::vector<std::string>& passthrough);
 
-// Registers one benchmark under `name` whose body is `body` and runs it; reports go to `collector`.
+// Registers one benchmark under `name` whose body is `body` and runs it `repetitions` times;
+// reports go to `collector`.
 void run_one_benchmark(const std::string& name, std::function<void(benchmark::State&)> body,
-                       GbenchCollector& collector);
+                       GbenchCollector& collector, int repetitions = 1);
 
 }  // namespace gpusizer::bench

@@ -34,7 +34,16 @@ struct CaseOutcome {
   std::optional<std::string> error;
   std::string started_at;
   double duration_seconds = 0;
+  // Why sampling or repetitions stopped before the policy said so (a stop signal, the deadline):
+  // the record is flagged kCutShortFlag and says this in details["cut_short"]. "" when not.
+  std::string cut_short;
+  // Why fewer Google Benchmark repetitions ran than asked (details["repetitions_capped"]).
+  std::string repetitions_capped;
 };
+
+// A record measured with fewer samples or repetitions than the policy asked for; --resume
+// measures it again.
+inline constexpr const char* kCutShortFlag = "cut_short";
 
 // Relative spread above which a record is flagged "high_variance".
 inline constexpr double kHighVarianceCv = 0.05;

@@ -19,10 +19,18 @@ namespace gpusizer::bench {
 
 struct RunOptions {
   Suite suite = Suite::quick;
-  std::filesystem::path out;                    // report path (required unless resume)
-  std::optional<std::filesystem::path> resume;  // continue this report
-  double time_budget_seconds = 0;               // 0 = none
-  std::optional<SystemTime> deadline;           // absolute UTC end
+  std::filesystem::path out;                            // report path (required unless resume)
+  std::optional<std::filesystem::path> resume;          // continue this report
+  double time_budget_seconds = 0;                       // 0 = none
+  std::optional<SystemTime> deadline;                   // absolute UTC end
+  SystemTime start = std::chrono::system_clock::now();  // the time budget counts from here
+  bool allow_mixed_resume = false;  // --resume a report of another version/host/suite/GPU model
+  // Refuse (InputError) a budget or deadline that leaves no time for any planned case. Off for MIG
+  // children: the parent gives each its share of what is left.
+  bool check_budget = true;
+  // Finish the report (status, history) at the end of run_suite. Off when MIG children follow: the
+  // caller calls finish_report (run_control.hpp) after them, and the report stays "running".
+  bool finish = true;
   std::string filter;        // regex on case ids; leading '-' negates (Google Benchmark's)
   std::string io_directory;  // where I/O benchmarks create their files
   bool tiny = false;         // smoke sizes (tests)
@@ -66,10 +74,14 @@ struct RunResult {
   Report report;
   int exit_code = 0;                     // 0 ok, 1 a verification failed or a benchmark errored
   std::vector<std::string> planned_ids;  // with list_only: what would run, in order
+  std::string stop_cause;                // why the run stopped early ("" when it did not)
 };
 
-// Runs the suite. `telemetry` may be null (then every window says telemetry is unavailable).
-// `extra_targets` are added to the report (e.g. MIG slices run by child processes).
-RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std::ostream& err);
+// Runs the suite into `report` (start_report, run_control.hpp: the caller may have written it as
+// the skeleton already). `telemetry` may be null (then every window says telemetry is
+// unavailable). `extra_targets` are added to the report (e.g. MIG slices run by child processes).
+// A SIGINT/SIGTERM handled by a StopSignals the caller holds ends the run cleanly.
+RunResult run_suite(const RunOptions& options, Report report, TelemetryProvider* telemetry,
+                    std::ostream& err);
 
 }  // namespace gpusizer::bench

@@ -6,7 +6,10 @@
 // it lasts at least `min_sample_seconds` (timer resolution, launch overhead).
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,12 +38,28 @@ struct SampleSet {
   double measured_seconds = 0;  // sum of timed seconds of all samples
   double wall_seconds = 0;      // wall time of the whole loop
   // "converged" | "noise_stable" | "time_cap" | "sample_cap"; "+telemetry_window" appended when
-  // the rule was met earlier and sampling went on to fill min_window_seconds.
+  // the rule was met earlier and sampling went on to fill min_window_seconds; "signal" or
+  // "deadline" when the loop was cut short (SamplingLimits).
   std::string stop_reason;
 };
 
-// Runs `w` (already warmed up) until the policy says stop. Throws whatever the workload throws.
-SampleSet take_samples(kernels::Workload& w, const SamplingPolicy& policy);
+// What may end a sampling loop before its rule does, checked between samples: a stop request
+// (SIGTERM/SIGINT, StopSignals::requested()) and a deadline (the run's budget or --deadline,
+// less the margin kept for writing the report).
+struct SamplingLimits {
+  const std::atomic<bool>* stop_requested = nullptr;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+};
+
+// Pure, unit-tested: after a sample, "signal" when a stop was requested, "deadline" when the next
+// sample (as long as the last one) would end past the deadline, else "".
+std::string limit_reason(bool stop_requested, std::optional<double> seconds_left,
+                         double last_sample_seconds);
+
+// Runs `w` (already warmed up) until the policy says stop, or a limit cuts it short (at least one
+// sample is always taken). Throws whatever the workload throws.
+SampleSet take_samples(kernels::Workload& w, const SamplingPolicy& policy,
+                       const SamplingLimits& limits = {});
 
 // The telemetry-window rule on top of stop_reason(), pure: a statistical stop ("converged",
 // "noise_stable") before `min_window_seconds` of wall time becomes "" (keep sampling) and sets

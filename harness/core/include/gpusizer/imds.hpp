@@ -15,7 +15,8 @@ struct ImdsResult {
   std::string error;  // why it could not be read ("" on success)
 };
 
-// Never throws; times out after `timeout_seconds` per request.
-ImdsResult query_imds_instance_type(double timeout_seconds = 1.0);
+// Never throws. `timeout_seconds` bounds the whole query (token and instance type: connecting,
+// sending and every read together), so a server that trickles bytes cannot hang the run.
+ImdsResult query_imds_instance_type(double timeout_seconds = 2.0);
 
 }  // namespace gpusizer

@@ -116,13 +116,32 @@ struct ToolInfo {
   std::string git_revision;
 };
 
+// One `gpusizer run` that wrote this report: the first, then each --resume. Its provenance (tool,
+// host, suite, GPUs), how it ended, and the ids of the records it measured, so a report resumed
+// elsewhere (--allow-mixed-resume) says which records came from where, and a stop's warning can
+// leave `warnings` once a later run completes the report.
+struct RunSession {
+  std::string started_at;
+  std::string finished_at;         // empty while running
+  std::string status = "running";  // how this run ended, as Report::status
+  std::string stop_reason;         // "interrupted by signal SIGTERM", "time budget", ... or ""
+  ToolInfo tool;
+  std::string hostname;
+  std::string suite;
+  std::vector<std::string> devices;  // "gpu0: NVIDIA H200 (GPU-…)": the GPUs this run saw
+  std::string differs;               // --allow-mixed-resume: what differs from the report's own
+  std::vector<std::string> records;  // ids of the records this run measured
+};
+
 struct Report {
   int schema_version = kReportSchemaVersion;
   ToolInfo tool;
   std::vector<std::string> command_line;
   std::string started_at;
-  std::string finished_at;         // empty while running
-  std::string status = "running";  // "running" | "complete" | "stopped" | "failed"
+  std::string finished_at;  // empty while running
+  // "running" | "complete" | "stopped" (signal, deadline, budget) | "empty" (nothing measured) |
+  // "failed"
+  std::string status = "running";
   std::string suite;
   nlohmann::json settings = nlohmann::json::object();  // the run's options, as given
   Host host;
@@ -133,6 +152,7 @@ struct Report {
   std::vector<std::string> warnings;
   // Per-target facts measured once per run (e.g. idle power), keyed by target id.
   nlohmann::json target_telemetry = nlohmann::json::object();
+  std::vector<RunSession> history;  // oldest first; empty in reports older than this field
 
   const Record* find_record(const std::string& id) const;
   const Target* find_target(const std::string& id) const;

@@ -17,6 +17,7 @@ nlohmann::json to_json(const Record& record);
 nlohmann::json to_json(const Target& target);
 nlohmann::json to_json(const TelemetryWindow& window);
 nlohmann::json to_json(const Summary& summary);
+nlohmann::json to_json(const RunSession& session);  // report_history.cpp
 
 // Throws InputError naming the source and JSON path on any malformed content.
 Report report_from_json(const JsonInput& in);
@@ -24,6 +25,7 @@ Record record_from_json(const JsonInput& in);
 Target target_from_json(const JsonInput& in);
 TelemetryWindow telemetry_from_json(const JsonInput& in);
 Summary summary_from_json(const JsonInput& in);
+RunSession session_from_json(const JsonInput& in);
 
 Report load_report(const std::filesystem::path& file);
 
