@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "gpusizer/plausibility.hpp"
 #include "gpusizer/report_io.hpp"
 
 namespace gpusizer {
@@ -200,6 +201,11 @@ void print_report(const Report& report, std::ostream& out, TextFormat format) {
     out << "not run: " << id << " (" << reason << ")\n";
   }
   for (const auto& w : report.warnings) out << "warning: " << w << "\n";
+  for (const auto& r : report.records) {
+    auto why = r.details.find("implausible");
+    if (is_implausible(r) && why != r.details.end())
+      out << "implausible: " << r.id << ": " << why->second << "\n";
+  }
 }
 
 void print_comparison(const std::vector<NamedReport>& reports, std::ostream& out,
@@ -228,7 +234,8 @@ void print_comparison(const std::vector<NamedReport>& reports, std::ostream& out
                                    {"metric", r->metrics.front().name},
                                    {"value", r->metrics.front().value},
                                    {"unit", r->metrics.front().unit},
-                                   {"status", r->status}});
+                                   {"status", r->status},
+                                   {"implausible", is_implausible(*r)}});
         } else {
           row["values"].push_back({{"report", nr.name}, {"value", nullptr}});
         }
@@ -254,6 +261,7 @@ void print_comparison(const std::vector<NamedReport>& reports, std::ostream& out
         row[2] = r->metrics.front().unit;
         cell = format_value(*v, r->metrics.front().unit);
         if (r->status == "failed") cell += " (FAILED)";
+        if (is_implausible(*r)) cell += " (IMPLAUSIBLE)";
       } else if (r) {
         cell = r->status;
       }
