@@ -26,7 +26,11 @@ struct BenchmarkFlags {
   std::optional<std::string> filter;         // --benchmark_filter
 };
 
-// Splits and checks --benchmark_* flags; throws InputError on anything else.
+// The most --benchmark_repetitions gpusizer accepts.
+inline constexpr long long kMaxBenchmarkRepetitions = 10000;
+
+// Splits and checks --benchmark_* flags (numeric values included: one InputError naming the
+// flag); throws InputError on anything else.
 BenchmarkFlags parse_benchmark_flags(const std::vector<std::string>& args);
 
 // Collects Google Benchmark's own run reports so --benchmark_out can be rewritten (atomically)
