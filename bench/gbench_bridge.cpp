@@ -1,11 +1,41 @@
 #include "gpusizer/bench/gbench_bridge.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <sstream>
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/report_io.hpp"
 
 namespace gpusizer::bench {
+namespace {
+
+// Google Benchmark parses its numeric flags itself and takes anything: a negative repetition
+// count reached std::vector::reserve ("error: vector::reserve"), a value out of int32 range
+// printed a WARNING and then "unrecognized flag". gpusizer checks them first, naming the flag.
+void check_count_flag(const std::string& flag, const std::string& text, long long max) {
+  long long v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < 1 || v > max) {
+    throw InputError("--" + flag + ": expected a whole number from 1 to " + std::to_string(max) +
+                     ", got \"" + text + "\"");
+  }
+}
+
+// Seconds: finite, >= 0 (or > 0 when `positive`), at most a day per case.
+double seconds_flag(const std::string& flag, const std::string& text, bool positive) {
+  constexpr double kMaxSeconds = 86400;
+  double secs = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), secs);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(secs) || secs < 0 ||
+      (positive && secs == 0) || secs > kMaxSeconds) {
+    throw InputError("--" + flag + ": expected " + (positive ? "a positive" : "a non-negative") +
+                     " number of seconds, at most 86400, got \"" + text + "\"");
+  }
+  return secs;
+}
+
+}  // namespace
 
 BenchmarkFlags parse_benchmark_flags(const std::vector<std::string>& args) {
   BenchmarkFlags flags;
@@ -29,26 +59,21 @@ BenchmarkFlags parse_benchmark_flags(const std::vector<std::string>& args) {
       }
       flags.out_format = *f;
     } else if (auto t = value_of("benchmark_min_time")) {
-      try {
-        std::size_t used = 0;
-        double secs = std::stod(*t, &used);
-        if (used != t->size() || !(secs > 0)) throw std::invalid_argument("bad");
-        flags.min_time_seconds = secs;
-      } catch (const std::exception&) {
-        throw InputError("--benchmark_min_time: expected a positive number of seconds, got \"" +
-                         *t + "\"");
-      }
+      flags.min_time_seconds = seconds_flag("benchmark_min_time", *t, true);
     } else if (auto r = value_of("benchmark_repetitions")) {
-      const bool digits =
-          !r->empty() && r->size() <= 18 && r->find_first_not_of("0123456789") == std::string::npos;
-      if (!digits || std::stoll(*r) < 1) {
-        throw InputError("--benchmark_repetitions: expected a whole number >= 1, got \"" + *r +
-                         "\"");
-      }
+      // gpusizer applies repetitions itself, capped by the time left (run_control.hpp).
+      // Any count up to 10^9 is accepted here and then capped to what the time allows.
+      check_count_flag("benchmark_repetitions", *r, kMaxBenchmarkRepetitions);
       flags.repetitions = std::stoll(*r);
     } else if (auto fl = value_of("benchmark_filter")) {
       flags.filter = *fl;
     } else {
+      if (auto w = value_of("benchmark_min_warmup_time")) {
+        seconds_flag("benchmark_min_warmup_time", *w, false);
+      } else if (arg == "--benchmark_repetitions" || arg == "--benchmark_min_warmup_time" ||
+                 arg == "--benchmark_min_time") {
+        throw InputError(arg + ": expected " + arg + "=<value>");
+      }
       flags.passthrough.push_back(arg);
     }
   }

@@ -24,10 +24,13 @@ void register_catalog(CLI::App& app, Action& action) {
   cmd->add_option("--accelerator", options->accelerator,
                   "accelerator, case-insensitive: id, alias or family (H100, a100, inf2)");
   CLI::Option* mem = cmd->add_option("--min-memory-gib", *min_memory,
-                                     "accelerator memory per device at least this (GiB)");
-  CLI::Option* price = cmd->add_option("--max-price", *max_price, "on-demand $/h at most this");
+                                     "accelerator memory per device at least this (GiB)")
+                         ->check(finite_non_negative());
+  CLI::Option* price = cmd->add_option("--max-price", *max_price, "on-demand $/h at most this")
+                           ->check(finite_non_negative());
   cmd->add_option("--max-price-age-days", options->catalog.max_price_age_days,
-                  "prices older than this are marked stale (default 90)");
+                  "prices older than this are marked stale (default 90)")
+      ->check(CLI::Range(0, 36500));
   cmd->add_option("--today", options->catalog.today,
                   "date prices are aged to, YYYY-MM-DD (default: today, UTC)");
   cmd->add_option("--format", options->format, "table | md | json")

@@ -43,7 +43,8 @@ void register_recommend(CLI::App& app, Action& action) {
       ->allow_extra_args(false)
       ->check(CLI::ExistingFile);
   cmd->add_option("--max-price-age-days", options->catalog.max_price_age_days,
-                  "prices older than this are marked stale (default 90)");
+                  "prices older than this are marked stale (default 90)")
+      ->check(CLI::Range(0, 36500));
   cmd->add_option("--today", options->catalog.today,
                   "date prices are aged to, YYYY-MM-DD (default: today, UTC)");
   cmd->add_option("--format", options->format,

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -57,16 +58,21 @@ struct RunArgs {
   std::vector<std::string> command_line;
 };
 
+constexpr int kMaxGpuIndex = 1023;  // NVML indices; no machine has more GPUs than this
+
 std::vector<int> parse_gpu_list(const std::string& text) {
   std::vector<int> out;
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos) {
-      throw InputError("--gpus: expected a comma-separated list of GPU indices, got \"" + text +
-                       "\"");
+    int index = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), index);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || index < 0 ||
+        index > kMaxGpuIndex) {
+      throw InputError("--gpus: expected a comma-separated list of GPU indices (0 to " +
+                       std::to_string(kMaxGpuIndex) + "), got \"" + text + "\"");
     }
-    out.push_back(std::stoi(item));
+    out.push_back(index);
   }
   return out;
 }

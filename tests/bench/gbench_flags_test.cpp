@@ -29,10 +29,45 @@ TEST(GbenchFlags, RejectsForeignOptionsAndBadValues) {
       FAIL() << "accepted";
     } catch (const InputError& e) {
       EXPECT_EQ(std::string(e.what()),
-                std::string("--benchmark_repetitions: expected a whole number >= 1, got \"") + bad +
+                std::string("--benchmark_repetitions: expected a whole number from 1 to 1000000000, "
+                            "got \"") +
+                    bad +
                     "\"");
     }
   }
+}
+
+std::string error_of(const std::vector<std::string>& args) {
+  try {
+    parse_benchmark_flags(args);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(GbenchFlags, NumericFlagsAreCheckedNamingTheFlag) {
+  // Google Benchmark took these and failed later: "vector::reserve", or a WARNING and then
+  // "unrecognized flag".
+  const std::string reps = "--benchmark_repetitions: expected a whole number from 1 to 1000000000, got ";
+  EXPECT_EQ(error_of({"--benchmark_repetitions=-3"}), reps + "\"-3\"");
+  EXPECT_EQ(error_of({"--benchmark_repetitions=0"}), reps + "\"0\"");
+  EXPECT_EQ(error_of({"--benchmark_repetitions=99999999999"}), reps + "\"99999999999\"");
+  EXPECT_EQ(error_of({"--benchmark_repetitions=3x"}), reps + "\"3x\"");
+  EXPECT_EQ(error_of({"--benchmark_repetitions="}), reps + "\"\"");
+  EXPECT_EQ(error_of({"--benchmark_repetitions"}),
+            "--benchmark_repetitions: expected --benchmark_repetitions=<value>");
+  EXPECT_EQ(parse_benchmark_flags({"--benchmark_repetitions=10000"}).passthrough.size(), 1u);
+  const std::string min_time =
+      "--benchmark_min_time: expected a positive number of seconds, at most 86400, got ";
+  EXPECT_EQ(error_of({"--benchmark_min_time=inf"}), min_time + "\"inf\"");
+  EXPECT_EQ(error_of({"--benchmark_min_time=1e400"}), min_time + "\"1e400\"");
+  EXPECT_EQ(error_of({"--benchmark_min_time=-1"}), min_time + "\"-1\"");
+  EXPECT_EQ(error_of({"--benchmark_min_time=0"}), min_time + "\"0\"");
+  EXPECT_EQ(error_of({"--benchmark_min_warmup_time=nan"}),
+            "--benchmark_min_warmup_time: expected a non-negative number of seconds, at most "
+            "86400, got \"nan\"");
+  EXPECT_EQ(parse_benchmark_flags({"--benchmark_min_warmup_time=0"}).passthrough.size(), 1u);
 }
 
 }  // namespace

@@ -4,18 +4,10 @@
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/json_input.hpp"
+#include "input_error_of.hpp"
 
 namespace gpusizer {
 namespace {
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 TEST(JsonInput, NamesFileAndPointerOnWrongType) {
   auto doc = nlohmann::json::parse(R"({"records": [{"value": "fast"}]})");
@@ -62,8 +54,9 @@ TEST(JsonInput, EscapesPointerTokens) {
 }
 
 TEST(JsonInput, ParseErrorsNameTheFile) {
-  EXPECT_EQ(error_of([] { JsonInput::parse_file("/nonexistent/report.json"); }),
-            "/nonexistent/report.json: no such file");
+  EXPECT_EQ(
+      error_of([] { JsonInput::parse_file("/nonexistent/report.json", input_kinds::report); }),
+      "/nonexistent/report.json: no such file");
   EXPECT_EQ(error_of([] { JsonInput::parse_text("  \n", "empty.json"); }),
             "empty.json: empty file, expected JSON");
   std::string msg = error_of([] { JsonInput::parse_text("{\"a\": 1,}", "bad.json"); });

@@ -3,6 +3,9 @@
 // term are the opencost fixture quoted in reference/aws-pricing-and-instances.md (b).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "fixtures.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/sizing/price_list.hpp"
@@ -131,4 +134,50 @@ TEST(SizingPriceList, ConflictingRowsAndBadInput) {
   }
   EXPECT_THROW(import_price_list(gpusizer::JsonInput(json{{"x", 1}}, "x.json"), "us-east-1"),
                gpusizer::InputError);
+}
+
+TEST(SizingPriceList, StreamedBulkFileHoldsOnlyTheRowsItPrices) {
+  json doc{{"formatVersion", "v1.0"},
+           {"version", "20240528203522"},
+           {"publicationDate", "2024-05-28T20:35:22Z"},
+           {"products", json::object()},
+           {"terms", {{"OnDemand", json::object()}, {"Reserved", json::object()}}},
+           {"zz_other", json::array({1, 2, 3})}};
+  for (const auto& [sku, changes, usd] : rows()) {
+    doc["products"][sku] = product(sku, changes);
+    doc["terms"]["OnDemand"][sku] = term(sku, usd);
+    doc["terms"]["Reserved"][sku] = term(sku, "1.0");
+  }
+  const auto file = std::filesystem::temp_directory_path() / "gpusizer-streamed-offer.json";
+  std::ofstream(file) << doc.dump();
+  StreamedPriceList s = stream_price_list_bulk(file, "us-east-1");
+  EXPECT_EQ(s.rows_seen, 8);
+  EXPECT_EQ(s.document["products"].size(), 2u);  // the real p4d row and the g6 row
+  EXPECT_EQ(s.document["terms"].size(), 1u);     // no Reserved terms
+  EXPECT_EQ(s.document["terms"]["OnDemand"].size(), 2u);
+  EXPECT_FALSE(s.document.contains("zz_other"));
+  auto got = import_price_list(gpusizer::JsonInput(s.document, file.string()), "us-east-1");
+  got.rows_seen = s.rows_seen;
+  expect_right_prices(got);
+
+  // Shapes that are not a bulk file: one line each, naming the file and the JSON path.
+  auto error_of = [&](const std::string& text) {
+    std::ofstream(file) << text;
+    try {
+      stream_price_list_bulk(file, "us-east-1");
+    } catch (const gpusizer::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(error_of(R"({"products": [1, 2]})"),
+            file.string() + ": /products: expected an object of products, got an array");
+  EXPECT_EQ(error_of(R"({"products": {"SKU1": 3}})"),
+            file.string() + ": /products/SKU1: expected an object, got 3");
+  EXPECT_EQ(error_of(R"({"SpotPriceHistory": []})")
+                .rfind(file.string() + ": larger than the 64 MiB limit for AWS CLI output", 0),
+            0u);
+  EXPECT_EQ(error_of("{\"products\": {\"a\": {\"b\": " + std::string(300, '[')),
+            file.string() + ": JSON nested deeper than the limit of 256 levels");
+  std::filesystem::remove(file);
 }

@@ -6,6 +6,7 @@
 //  "max_bytes_per_second":..}. A copy of N bytes counts N bytes (nvbandwidth's convention).
 // Deliberately uses nothing from gpusizer: it is the plain loop the harness is checked against.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -23,8 +24,12 @@ struct Options {
 
 bool parse_count(const char* text, std::size_t& out) {
   char* end = nullptr;
+  errno = 0;
   const unsigned long long v = std::strtoull(text, &end, 10);
-  if (end == text || *end != '\0' || v == 0 || text[0] == '-') return false;
+  // ERANGE: 99999999999999999999 is ULLONG_MAX, not a count; 2^40 bounds bytes and counts alike.
+  if (end == text || *end != '\0' || v == 0 || text[0] == '-' || errno == ERANGE ||
+      v > (1ULL << 40))
+    return false;
   out = static_cast<std::size_t>(v);
   return true;
 }

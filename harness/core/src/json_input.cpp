@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "gpusizer/error.hpp"
 
@@ -31,6 +29,35 @@ std::string shorten(std::string text) {
   return text;
 }
 
+// Refuses nesting deeper than kMaxJsonDepth in one linear pass before nlohmann parses the text.
+// Not nlohmann's parser callback: with a callback, every container's end scans its parent for
+// discarded values, so [{},{},...] takes quadratic time.
+void check_depth(std::string_view text, const std::string& source) {
+  int depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        throw InputError(source + ": JSON nested deeper than the limit of " +
+                         std::to_string(kMaxJsonDepth) + " levels");
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
 }  // namespace
 
 std::string describe_json(const nlohmann::json& value) {
@@ -54,25 +81,15 @@ std::string describe_json(const nlohmann::json& value) {
   }
 }
 
-nlohmann::json JsonInput::parse_file(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) {
-    throw InputError(file.string() + ": no such file");
-  }
-  if (std::filesystem::is_directory(file, ec)) {
-    throw InputError(file.string() + ": is a directory, expected a JSON file");
-  }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string() + ": cannot open for reading");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parse_text(buffer.str(), file.string());
+nlohmann::json JsonInput::parse_file(const std::filesystem::path& file, const InputKind& kind) {
+  return parse_text(read_input_file(file, kind), file.string());
 }
 
 nlohmann::json JsonInput::parse_text(std::string_view text, const std::string& source) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw InputError(source + ": empty file, expected JSON");
   }
+  check_depth(text, source);
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
@@ -81,6 +98,9 @@ nlohmann::json JsonInput::parse_text(std::string_view text, const std::string& s
     std::string what = e.what();
     if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
     throw InputError(source + ": not valid JSON: " + what);
+  } catch (const std::bad_alloc&) {
+    throw InputError(source + ": not enough memory to load this " + describe_size(text.size()) +
+                     " JSON document");
   }
 }
 

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <map>
 
+#include "gpusizer/plausibility.hpp"
+#include "gpusizer/plausibility.hpp"
 #include "gpusizer/report_io.hpp"
 #include "gpusizer/report_page.hpp"
 #include "gpusizer/text.hpp"
@@ -138,6 +140,11 @@ void print_report(const Report& report, std::ostream& out, TextFormat format) {
     out << "not run: " << e(id) << " (" << e(reason) << ")\n";
   }
   for (const auto& w : report.warnings) out << "warning: " << e(w) << "\n";
+  for (const auto& r : report.records) {
+    auto why = r.details.find("implausible");
+    if (is_implausible(r) && why != r.details.end())
+      out << "implausible: " << e(r.id) << ": " << e(why->second) << "\n";
+  }
 }
 
 std::vector<ComparisonRow> compare_reports(const std::vector<NamedReport>& reports) {
@@ -180,7 +187,8 @@ void print_comparison(const std::vector<NamedReport>& reports, std::ostream& out
                                  {"metric", m.name},
                                  {"value", m.value},
                                  {"unit", m.unit},
-                                 {"status", v.record->status}});
+                                 {"status", v.record->status},
+                                 {"implausible", is_implausible(*v.record)}});
         } else {
           j["values"].push_back({{"report", reports[i].name}, {"value", nullptr}});
         }
@@ -207,6 +215,7 @@ void print_comparison(const std::vector<NamedReport>& reports, std::ostream& out
       if (v.value) {
         cell = format_value(*v.value, v.record->metrics.front().unit);
         if (v.record->status == "failed") cell += " (FAILED)";
+        if (is_implausible(*v.record)) cell += " (IMPLAUSIBLE)";
       } else if (v.record) {
         cell = v.record->status;
       }

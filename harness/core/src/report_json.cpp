@@ -1,6 +1,8 @@
 // JSON conversion of the report model. Field names match reports/schema/report.schema.json.
 #include <cmath>
 
+#include "gpusizer/input_file.hpp"
+#include "gpusizer/plausibility.hpp"
 #include "gpusizer/report_io.hpp"
 
 namespace gpusizer {
@@ -447,9 +449,15 @@ Report report_from_json(const JsonInput& in) {
   return report;
 }
 
+Report load_report_text(std::string_view text, const std::string& source) {
+  json doc = JsonInput::parse_text(text, source);
+  Report report = report_from_json(JsonInput(doc, source));
+  flag_implausible_records(report);
+  return report;
+}
+
 Report load_report(const std::filesystem::path& file) {
-  json doc = JsonInput::parse_file(file);
-  return report_from_json(JsonInput(doc, file.string()));
+  return load_report_text(read_input_file(file, input_kinds::report), file.string());
 }
 
 }  // namespace gpusizer

@@ -63,7 +63,8 @@ std::string region_of_zone(const std::string& zone) {
 
 AwsImport import_aws_file(const std::filesystem::path& file, AwsImportOptions options,
                           const Catalog& catalog) {
-  nlohmann::json doc = JsonInput::parse_file(file);
+  std::optional<int> streamed_rows;  // set for a Price List bulk file too large to parse whole
+  nlohmann::json doc = load_aws_document(file, options.region, streamed_rows);
   JsonInput in(doc, file.string());
   if (!in.is_object()) {
     in.fail("expected AWS CLI output (a JSON object), got " + describe_json(in.raw()));
@@ -94,7 +95,7 @@ AwsImport import_aws_file(const std::filesystem::path& file, AwsImportOptions op
     result.format = "AWS Price List " + p.format;
     result.option = "on_demand";
     result.as_of = p.as_of;
-    result.rows_seen = p.rows_seen;
+    result.rows_seen = streamed_rows.value_or(p.rows_seen);
     result.rows_kept = p.rows_kept;
     list_pointer = in.has("products") ? "/products" : "/PriceList";
   } else {

@@ -1,18 +1,20 @@
 #include "gpusizer/sizing/capability.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include "gpusizer/error.hpp"
+#include "gpusizer/input_file.hpp"
+#include "gpusizer/plausibility.hpp"
 #include "gpusizer/report_io.hpp"
 
 namespace gpusizer::sizing {
 namespace {
 
+// Implausible records (above a physical ceiling, plausibility.hpp) are left out with a warning.
 bool usable(const Record& r) {
-  return r.status == "ok" && r.verification.status != "failed";
+  return r.status == "ok" && r.verification.status != "failed" && !is_implausible(r);
 }
 
 bool starts_with(const std::string& s, const std::string& prefix) {
@@ -147,12 +149,10 @@ bool empty(const DeviceCapability& c) {
 LoadedReport load_report_file(const std::filesystem::path& file) {
   LoadedReport lr;
   lr.file = file.string();
-  lr.report = load_report(file);
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string() + ": cannot open for reading");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  lr.sha256 = sha256_hex(bytes.str());
+  // One read: the bytes hashed are the bytes loaded (no second open to race with).
+  const std::string bytes = read_input_file(file, input_kinds::report);
+  lr.report = load_report_text(bytes, file.string());
+  lr.sha256 = sha256_hex(bytes);
   return lr;
 }
 
@@ -192,6 +192,13 @@ CapabilityTable build_capabilities(const std::vector<LoadedReport>& reports,
   std::set<std::string> versions;
   for (const auto& lr : reports) {
     versions.insert(lr.report.tool.version + " (" + lr.report.tool.git_revision + ")");
+    for (const auto& r : lr.report.records) {
+      if (!is_implausible(r)) continue;
+      auto why = r.details.find("implausible");
+      table.warnings.push_back(
+          lr.file + ": record " + r.id + " is implausible and not used (" +
+          (why == r.details.end() ? std::string("flagged in the report") : why->second) + ")");
+    }
     for (const auto& t : lr.report.targets) {
       DeviceCapability cap;
       if (t.kind == "cpu") {

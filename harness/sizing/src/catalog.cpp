@@ -255,7 +255,7 @@ Catalog catalog_from_json(const JsonInput& in) {
 }
 
 Catalog load_catalog(const std::filesystem::path& file) {
-  nlohmann::json doc = JsonInput::parse_file(file);
+  nlohmann::json doc = JsonInput::parse_file(file, input_kinds::catalog);
   return catalog_from_json(JsonInput(doc, file.string()));
 }
 
@@ -292,7 +292,7 @@ CatalogOverlay overlay_from_json(const JsonInput& in) {
 }
 
 CatalogOverlay load_overlay(const std::filesystem::path& file) {
-  nlohmann::json doc = JsonInput::parse_file(file);
+  nlohmann::json doc = JsonInput::parse_file(file, input_kinds::overlay);
   return overlay_from_json(JsonInput(doc, file.string()));
 }
 

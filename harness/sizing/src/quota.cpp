@@ -120,7 +120,7 @@ void read_quotas(const JsonInput& in, const std::string& region, AccountQuotas& 
 
 void load_quotas(const std::filesystem::path& file, const std::string& region,
                  AccountQuotas& into) {
-  nlohmann::json doc = JsonInput::parse_file(file);
+  nlohmann::json doc = JsonInput::parse_file(file, input_kinds::aws_cli_output);
   read_quotas(JsonInput(doc, file.string()), region, into);
 }
 

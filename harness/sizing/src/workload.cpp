@@ -160,7 +160,7 @@ void check_workload_names(const Workload& workload, const Catalog& catalog) {
 }
 
 Workload load_workload(const std::filesystem::path& file) {
-  nlohmann::json doc = JsonInput::parse_file(file);
+  nlohmann::json doc = JsonInput::parse_file(file, input_kinds::workload);
   return workload_from_json(JsonInput(doc, file.string()));
 }
 

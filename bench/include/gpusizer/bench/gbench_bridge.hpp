@@ -29,7 +29,11 @@ struct BenchmarkFlags {
   std::optional<std::int64_t> repetitions;
 };
 
-// Splits and checks --benchmark_* flags; throws InputError on anything else.
+// The most --benchmark_repetitions gpusizer accepts.
+inline constexpr long long kMaxBenchmarkRepetitions = 1000000000;  // then capped by the time left
+
+// Splits and checks --benchmark_* flags (numeric values included: one InputError naming the
+// flag); throws InputError on anything else.
 BenchmarkFlags parse_benchmark_flags(const std::vector<std::string>& args);
 
 // Collects Google Benchmark's own run reports so --benchmark_out can be rewritten (atomically)

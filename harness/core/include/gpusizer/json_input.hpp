@@ -14,13 +14,23 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpusizer/input_file.hpp"
+
 namespace gpusizer {
+
+// The deepest JSON nesting any input may have. Our own formats nest at most 6 levels; free-form
+// fields (parameters, attributes, settings) get 40x room. Deeper documents are refused while
+// parsing: nlohmann copies, compares and prints recursively, so 100 000 nested '[' would
+// overflow the stack (SIGSEGV) long after the parse succeeded.
+inline constexpr int kMaxJsonDepth = 256;
 
 class JsonInput {
  public:
-  // Reads and parses a file; throws InputError naming the file when it is missing, unreadable
-  // or not JSON. The returned document owns the data; inputs refer to it.
-  static nlohmann::json parse_file(const std::filesystem::path& file);
+  // Reads (read_input_file: regular files only, kind.max_bytes at most) and parses a file; throws
+  // InputError naming the file when it is missing, not a regular file, too large, unreadable,
+  // not JSON or nested deeper than kMaxJsonDepth. The returned document owns the data; inputs
+  // refer to it.
+  static nlohmann::json parse_file(const std::filesystem::path& file, const InputKind& kind);
   static nlohmann::json parse_text(std::string_view text, const std::string& source);
 
   JsonInput(const nlohmann::json& value, std::string source, std::string pointer = "");

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -27,7 +28,11 @@ TelemetryWindow telemetry_from_json(const JsonInput& in);
 Summary summary_from_json(const JsonInput& in);
 RunSession session_from_json(const JsonInput& in);
 
+// Reads a report file (read_input_file: regular file, input_kinds::report limit), parses it and
+// flags records above a physical ceiling the report knows (plausibility.hpp).
 Report load_report(const std::filesystem::path& file);
+// The same from the file's bytes (`source` names the file in errors).
+Report load_report_text(std::string_view text, const std::string& source);
 
 // Writes text to `file` atomically. Throws RuntimeError on failure.
 void write_file_atomically(const std::filesystem::path& file, const std::string& text);

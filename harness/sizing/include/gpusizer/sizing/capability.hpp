@@ -1,6 +1,7 @@
 // Capability table: what each device model (GPU, MIG profile, CPU) sustains, read from reports
 // through gpusizer::load_report. Only records with status "ok" whose verification did not fail
-// are used. Several targets of one model (in one or several reports) are sized on the slowest.
+// and that are not flagged "implausible" (plausibility.hpp; each one left out is a warning) are
+// used. Several targets of one model (in one or several reports) are sized on the slowest.
 #pragma once
 
 #include <filesystem>

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "gpusizer/json_input.hpp"
@@ -26,5 +27,23 @@ struct PriceListImport {
 PriceListImport import_price_list(const JsonInput& in, const std::string& region);
 PriceListImport import_price_list_file(const std::filesystem::path& file,
                                        const std::string& region);
+
+// A Price List bulk offer file larger than input_kinds::aws_cli_output (the regional EC2 file is
+// gigabytes), read as a stream up to input_kinds::price_list: only "version",
+// "publicationDate", the "products" rows `region`'s filters keep and the "OnDemand" terms of
+// those rows are held in memory, so memory is bounded by what is kept, not by the file.
+// Throws InputError as import_price_list does, and when the file has no "products".
+struct StreamedPriceList {
+  nlohmann::json document;  // {version, publicationDate, products: {kept}, terms: {OnDemand}}
+  int rows_seen = 0;
+};
+StreamedPriceList stream_price_list_bulk(const std::filesystem::path& file,
+                                         const std::string& region);
+
+// The document of an AWS import file: parsed whole when it is within
+// input_kinds::aws_cli_output, streamed as a Price List bulk file when larger. `rows_seen` is set
+// when it was streamed (the document then holds the kept rows only).
+nlohmann::json load_aws_document(const std::filesystem::path& file, const std::string& region,
+                                 std::optional<int>& rows_seen);
 
 }  // namespace gpusizer::sizing
