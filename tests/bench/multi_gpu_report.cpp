@@ -4,11 +4,11 @@
 #include <vector>
 
 #include "gpusizer/bench/case.hpp"
-#include "gpusizer/bench/combined_probe.hpp"
 #include "gpusizer/bench/record_builder.hpp"
 #include "gpusizer/clock.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/host_info.hpp"
+#include "gpusizer/telemetry_combine.hpp"
 
 namespace gpusizer::test {
 namespace {
@@ -155,7 +155,7 @@ bench::CaseOutcome outcome_for(const bench::BenchCase& c) {
   if (on_gpu) {
     std::vector<TelemetryWindow> per_gpu;
     for (const auto& t : c.targets) per_gpu.push_back(gpu_window(t, 4 * per_op));
-    o.windows = {bench::sum_windows(per_gpu)};
+    o.windows = {combine_across_devices(per_gpu)};
     o.idle_power_watts = 75.0 * static_cast<double>(c.targets.size());
   } else {
     TelemetryWindow w;
