@@ -27,7 +27,6 @@ BenchmarkFlags parse_benchmark_flags(const std::vector<std::string>& args) {
       if (*f != "json") {
         throw InputError("--benchmark_out_format: gpusizer writes json only, got \"" + *f + "\"");
       }
-      flags.out_format = *f;
     } else if (auto t = value_of("benchmark_min_time")) {
       try {
         std::size_t used = 0;
