@@ -57,7 +57,6 @@ BenchmarkFlags parse_benchmark_flags(const std::vector<std::string>& args) {
       if (*f != "json") {
         throw InputError("--benchmark_out_format: gpusizer writes json only, got \"" + *f + "\"");
       }
-      flags.out_format = *f;
     } else if (auto t = value_of("benchmark_min_time")) {
       flags.min_time_seconds = seconds_flag("benchmark_min_time", *t, true);
     } else if (auto r = value_of("benchmark_repetitions")) {

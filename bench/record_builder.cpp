@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <set>
 
-#include "gpusizer/bench/combined_probe.hpp"
 #include "gpusizer/stats.hpp"
 #include "gpusizer/text.hpp"
+#include "gpusizer/telemetry_combine.hpp"
 
 namespace gpusizer::bench {
 namespace {
@@ -31,108 +30,9 @@ std::string unit_for_extra(const std::string& name) {
   return "1";
 }
 
-template <typename T>
-std::optional<T> weighted(const std::vector<TelemetryWindow>& ws,
-                          std::optional<T> TelemetryWindow::*field) {
-  double sum = 0;
-  double weight = 0;
-  for (const auto& w : ws) {
-    if (w.*field) {
-      sum += *(w.*field) * w.duration_seconds;
-      weight += w.duration_seconds;
-    }
-  }
-  if (weight <= 0) {
-    for (const auto& w : ws) {
-      if (w.*field) return w.*field;
-    }
-    return std::nullopt;
-  }
-  return sum / weight;
-}
-
-std::optional<double> maximum(const std::vector<TelemetryWindow>& ws,
-                              std::optional<double> TelemetryWindow::*field) {
-  std::optional<double> out;
-  for (const auto& w : ws) {
-    if (w.*field) out = out ? std::max(*out, *(w.*field)) : *(w.*field);
-  }
-  return out;
 }
 
 }  // namespace
-
-TelemetryWindow merge_windows(const std::vector<TelemetryWindow>& windows) {
-  if (windows.empty()) return {};
-  if (windows.size() == 1) return windows.front();
-  TelemetryWindow m = windows.front();
-  m.duration_seconds = 0;
-  m.sample_count = 0;
-  m.energy_joules.reset();
-  bool all_energy = true;
-  double energy = 0;
-  std::set<std::string> reasons;
-  std::uint64_t ecc_c = 0, ecc_u = 0;
-  bool any_c = false, any_u = false;
-  for (const auto& w : windows) {
-    m.duration_seconds += w.duration_seconds;
-    m.sample_count += w.sample_count;
-    if (w.energy_joules) {
-      energy += *w.energy_joules;
-    } else {
-      all_energy = false;
-    }
-    reasons.insert(w.throttle_reasons.begin(), w.throttle_reasons.end());
-    m.throttled = m.throttled || w.throttled;
-    m.power_capped = m.power_capped || w.power_capped;
-    m.energy_counter_disagrees = m.energy_counter_disagrees || w.energy_counter_disagrees;
-    m.ecc_errors_during_run = m.ecc_errors_during_run || w.ecc_errors_during_run;
-    if (w.ecc_corrected_delta) {
-      ecc_c += *w.ecc_corrected_delta;
-      any_c = true;
-    }
-    if (w.ecc_uncorrected_delta) {
-      ecc_u += *w.ecc_uncorrected_delta;
-      any_u = true;
-    }
-  }
-  if (all_energy) m.energy_joules = energy;
-  m.throttle_reasons.assign(reasons.begin(), reasons.end());
-  merge_clock_events(windows, m);
-  if (any_c) m.ecc_corrected_delta = ecc_c;
-  if (any_u) m.ecc_uncorrected_delta = ecc_u;
-  m.remapped_rows_corrected_delta =
-      sum_counts(windows, &TelemetryWindow::remapped_rows_corrected_delta);
-  m.remapped_rows_uncorrected_delta =
-      sum_counts(windows, &TelemetryWindow::remapped_rows_uncorrected_delta);
-  m.retired_pages_delta = sum_counts(windows, &TelemetryWindow::retired_pages_delta);
-  for (const auto& w : windows) {
-    m.memory_errors_during_run = m.memory_errors_during_run || w.memory_errors_during_run;
-    m.row_remap_pending = w.row_remap_pending;  // the state at the last window's end
-    m.row_remap_failure = w.row_remap_failure;
-    m.retired_pages_pending = w.retired_pages_pending;
-  }
-  m.power_mean_watts = weighted(windows, &TelemetryWindow::power_mean_watts);
-  m.power_peak_watts = maximum(windows, &TelemetryWindow::power_peak_watts);
-  m.power_p95_watts = maximum(windows, &TelemetryWindow::power_p95_watts);
-  m.power_p5_watts.reset();
-  for (const auto& w : windows) {
-    if (w.power_p5_watts) {
-      m.power_p5_watts =
-          m.power_p5_watts ? std::min(*m.power_p5_watts, *w.power_p5_watts) : *w.power_p5_watts;
-    }
-  }
-  m.sm_clock_mean_mhz = weighted(windows, &TelemetryWindow::sm_clock_mean_mhz);
-  m.sm_clock_ratio = weighted(windows, &TelemetryWindow::sm_clock_ratio);
-  m.sm_clock_busy_mean_mhz = weighted(windows, &TelemetryWindow::sm_clock_busy_mean_mhz);
-  m.memory_clock_mean_mhz = weighted(windows, &TelemetryWindow::memory_clock_mean_mhz);
-  m.gpu_utilization_mean_percent =
-      weighted(windows, &TelemetryWindow::gpu_utilization_mean_percent);
-  m.memory_utilization_mean_percent =
-      weighted(windows, &TelemetryWindow::memory_utilization_mean_percent);
-  m.temperature_max_celsius = maximum(windows, &TelemetryWindow::temperature_max_celsius);
-  return m;
-}
 
 Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPolicy& policy) {
   Record r;
@@ -220,7 +120,7 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
   }
 
   if (!o.windows.empty()) {
-    TelemetryWindow w = merge_windows(o.windows);
+    TelemetryWindow w = combine_over_time(o.windows);
     if (o.shared_board && w.energy_joules && *w.energy_joules > 0 && total_ops > 0) {
       // A MIG slice: the board's energy includes every other slice's draw (and, in concurrent
       // mode, their work), so there is no per-slice energy or efficiency to claim.

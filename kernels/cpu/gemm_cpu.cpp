@@ -94,31 +94,39 @@ double GemmCpu::run(std::size_t repeats) {
       gemm_call<double>(case_, a_.as<double>(), b_.as<double>(), c_.as<double>());
   }
   const auto stop = std::chrono::steady_clock::now();
-  runs_done_ += repeats;
+  count_runs(repeats);
   return std::chrono::duration<double>(stop - start).count();
 }
 
-template <typename T>
-VerificationResult GemmCpu::check() const {
-  VerificationResult v;
-  const double u = std::numeric_limits<T>::epsilon() / 2;
+double GemmCpu::unit_roundoff() const {
+  const double epsilon = case_.dtype == Dtype::f32
+                             ? static_cast<double>(std::numeric_limits<float>::epsilon())
+                             : std::numeric_limits<double>::epsilon();
+  return epsilon / 2;
+}
+
+double GemmCpu::tolerance() const {
   const double u_ref = static_cast<double>(std::numeric_limits<long double>::epsilon() / 2);
   // Error of the tested product plus error of the long double reference, both rigorous.
-  const double tol =
-      inner_product_error_bound(case_.k, u) + inner_product_error_bound(case_.k, u_ref);
+  return inner_product_error_bound(case_.k, unit_roundoff()) +
+         inner_product_error_bound(case_.k, u_ref);
+}
+
+std::string GemmCpu::verification_method() const {
   char buf[400];
   std::snprintf(buf, sizeof buf,
                 "%zu random entries plus the 4 corners recomputed in long double; accepted when "
                 "|c - ref| <= gamma_k * sum_k |a_ik * b_kj| with gamma_k = k*u/(1-k*u), u = %.3g "
                 "(%s unit roundoff), k = %lld: tol = %.3g",
-                kGemmSampleEntries, u, to_string(case_.dtype).c_str(),
-                static_cast<long long>(case_.k), tol);
-  v.method = buf;
-  if (runs_done_ == 0) {
-    v.status = "failed";
-    v.detail = "verify() called before any run";
-    return v;
-  }
+                kGemmSampleEntries, unit_roundoff(), to_string(case_.dtype).c_str(),
+                static_cast<long long>(case_.k), tolerance());
+  return buf;
+}
+
+template <typename T>
+void GemmCpu::check(VerificationResult& v) const {
+  const double tol = tolerance();
+  char buf[400];
   const auto m = static_cast<std::size_t>(case_.m);
   const auto n = static_cast<std::size_t>(case_.n);
   const auto k = static_cast<std::size_t>(case_.k);
@@ -172,11 +180,14 @@ VerificationResult GemmCpu::check() const {
                   bad, sample.size(), first_i, first_j, first_c, first_ref, worst_rel);
   }
   v.detail = buf;
-  return v;
 }
 
-VerificationResult GemmCpu::verify() {
-  return case_.dtype == Dtype::f32 ? check<float>() : check<double>();
+void GemmCpu::check_output(VerificationResult& v) const {
+  if (case_.dtype == Dtype::f32) {
+    check<float>(v);
+  } else {
+    check<double>(v);
+  }
 }
 
 WorkAmount GemmCpu::work_per_op() const {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "aligned_buffer.hpp"
-#include "gpusizer/kernels/backend.hpp"
+#include "cpu_workload.hpp"
 
 namespace gpusizer::kernels::cpu {
 
@@ -19,30 +19,32 @@ inline constexpr std::size_t kGemmSampleEntries = 256;
 // Numerical Algorithms, 2nd ed., eq. 3.4/3.5). Returns +inf when k*u >= 1 (no bound).
 double inner_product_error_bound(std::int64_t k, double unit_roundoff);
 
-class GemmCpu final : public Workload {
+class GemmCpu final : public CpuWorkload {
  public:
   // Throws Unsupported for dtypes other than fp32/fp64 (or sizes past OpenBLAS's index type) and
   // InputError for non-positive sizes. `openblas_threads` is the thread count asked of OpenBLAS.
   GemmCpu(const GemmCase& c, int openblas_threads);
 
   double run(std::size_t repeats) override;
-  VerificationResult verify() override;
   WorkAmount work_per_op() const override;
-  std::string timer() const override { return "steady_clock"; }
   std::map<std::string, std::string> details() const override;
 
   // Test hook: adds 1 to C[0][0] (a corner, always in the sample).
   void corrupt_output_for_test();
 
  private:
+  std::string verification_method() const override;
+  void check_output(VerificationResult& v) const override;
   template <typename T>
   void init();
   template <typename T>
-  VerificationResult check() const;
+  void check(VerificationResult& v) const;
+  // Unit roundoff of the dtype and the accepted |c - ref| / sum_k |a_ik * b_kj|.
+  double unit_roundoff() const;
+  double tolerance() const;
 
   GemmCase case_;
   AlignedBuffer a_, b_, c_;
-  std::size_t runs_done_ = 0;
 };
 
 }  // namespace gpusizer::kernels::cpu

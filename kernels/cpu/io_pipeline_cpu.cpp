@@ -219,20 +219,16 @@ double IoPipelineCpu::run(std::size_t repeats) {
     last_reader_fraction_ = reader_busy / total;
     last_consumer_fraction_ = consumer_busy / total;
   }
-  runs_done_ += repeats;
+  count_runs(repeats);
   return total;
 }
 
-VerificationResult IoPipelineCpu::verify() {
-  VerificationResult v;
-  v.method =
-      "position-dependent 64-bit checksum of every byte consumed in the last pass compared "
-      "with the checksum of the pattern written into the file";
-  if (runs_done_ == 0) {
-    v.status = "failed";
-    v.detail = "verify() called before any run";
-    return v;
-  }
+std::string IoPipelineCpu::verification_method() const {
+  return "position-dependent 64-bit checksum of every byte consumed in the last pass compared "
+         "with the checksum of the pattern written into the file";
+}
+
+void IoPipelineCpu::check_output(VerificationResult& v) const {
   const bool ok = last_checksum_ == file_->checksum && last_bytes_ == case_.file_bytes;
   v.status = ok ? "passed" : "failed";
   char buf[200];
@@ -240,7 +236,6 @@ VerificationResult IoPipelineCpu::verify() {
                 last_bytes_, case_.file_bytes, static_cast<unsigned long long>(last_checksum_),
                 static_cast<unsigned long long>(file_->checksum));
   v.detail = buf;
-  return v;
 }
 
 WorkAmount IoPipelineCpu::work_per_op() const {
@@ -280,7 +275,7 @@ std::vector<std::string> IoPipelineCpu::flags() const {
 
 std::map<std::string, double> IoPipelineCpu::extra_metrics() const {
   std::map<std::string, double> m;
-  if (runs_done_ > 0) {
+  if (runs_done() > 0) {
     m["reader_busy_fraction"] = last_reader_fraction_;
     m["consumer_busy_fraction"] = last_consumer_fraction_;
   }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "aligned_buffer.hpp"
+#include "cpu_workload.hpp"
 #include "gpusizer/kernels/backend.hpp"
 #include "io_file.hpp"
 
@@ -25,7 +26,7 @@ inline constexpr const char* kIoModeDropped =
     "buffered, page cache dropped with posix_fadvise(DONTNEED)";
 inline constexpr const char* kIoModeCached = "buffered (page cache may serve reads)";
 
-class IoPipelineCpu final : public Workload {
+class IoPipelineCpu final : public CpuWorkload {
  public:
   // Throws Unsupported when c.to_device, InputError for a bad directory or sizes.
   explicit IoPipelineCpu(const IoCase& c) : IoPipelineCpu(c, IoFileOptions{}) {}
@@ -33,9 +34,7 @@ class IoPipelineCpu final : public Workload {
 
   void warm_up() override;
   double run(std::size_t repeats) override;
-  VerificationResult verify() override;
   WorkAmount work_per_op() const override;
-  std::string timer() const override { return "steady_clock"; }
   // "cold": the file's pages are out of the page cache before every pass (O_DIRECT or a verified
   // DONTNEED); "hot" when the drop could not be verified, or the folder is in RAM (tmpfs/ramfs,
   // where even O_DIRECT reads come from memory).
@@ -51,6 +50,9 @@ class IoPipelineCpu final : public Workload {
   IoPipelineCpu(const IoCase& c, const IoFileOptions& file_options);
 
  private:
+  std::string verification_method() const override;
+  void check_output(VerificationResult& v) const override;
+
   struct Slot {
     bool full = false;
     std::size_t bytes = 0;
@@ -91,7 +93,6 @@ class IoPipelineCpu final : public Workload {
   bool stopping_ = false;
   std::thread reader_;
 
-  std::size_t runs_done_ = 0;
   std::uint64_t last_checksum_ = 0;
   std::size_t last_bytes_ = 0;
   double last_reader_fraction_ = 0;

@@ -28,20 +28,16 @@ double MemcpyCpu::run(std::size_t repeats) {
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t r = 0; r < repeats; ++r) std::memcpy(dst, src, bytes_);
   const auto stop = std::chrono::steady_clock::now();
-  runs_done_ += repeats;
+  count_runs(repeats);
   return std::chrono::duration<double>(stop - start).count();
 }
 
-VerificationResult MemcpyCpu::verify() {
-  VerificationResult v;
-  v.method =
-      "destination compared byte for byte with the xorshift64 pattern (seed 0xBAADF00D) "
-      "written into the source at set-up (nvbandwidth's approach)";
-  if (runs_done_ == 0) {
-    v.status = "failed";
-    v.detail = "verify() called before any run";
-    return v;
-  }
+std::string MemcpyCpu::verification_method() const {
+  return "destination compared byte for byte with the xorshift64 pattern (seed 0xBAADF00D) "
+         "written into the source at set-up (nvbandwidth's approach)";
+}
+
+void MemcpyCpu::check_output(VerificationResult& v) const {
   // Regenerate the pattern independently of src (which a faulty copy could also have damaged).
   constexpr std::size_t kBlock = 1 << 16;
   std::vector<unsigned char> expected(kBlock);
@@ -65,7 +61,6 @@ VerificationResult MemcpyCpu::verify() {
     v.detail = std::to_string(wrong) + " of " + std::to_string(bytes_) +
                " bytes differ; first at offset " + std::to_string(first_wrong);
   }
-  return v;
 }
 
 WorkAmount MemcpyCpu::work_per_op() const {

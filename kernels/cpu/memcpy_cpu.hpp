@@ -5,28 +5,27 @@
 #include <cstddef>
 
 #include "aligned_buffer.hpp"
-#include "gpusizer/kernels/backend.hpp"
+#include "cpu_workload.hpp"
 
 namespace gpusizer::kernels::cpu {
 
-class MemcpyCpu final : public Workload {
+class MemcpyCpu final : public CpuWorkload {
  public:
   // Throws InputError when bytes == 0.
   explicit MemcpyCpu(const CopyCase& c);
 
   double run(std::size_t repeats) override;
-  VerificationResult verify() override;
   WorkAmount work_per_op() const override;
-  std::string timer() const override { return "steady_clock"; }
   std::map<std::string, std::string> details() const override;
 
   // Test hook: flips one byte of the destination.
   void corrupt_output_for_test();
 
  private:
+  std::string verification_method() const override;
+  void check_output(VerificationResult& v) const override;
   std::size_t bytes_;
   AlignedBuffer src_, dst_;
-  std::size_t runs_done_ = 0;
 };
 
 }  // namespace gpusizer::kernels::cpu

@@ -188,28 +188,25 @@ double StreamCpu::run(std::size_t repeats) {
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t r = 0; r < repeats; ++r) region(op_);
   const auto stop = std::chrono::steady_clock::now();
-  runs_done_ += repeats;
+  count_runs(repeats);
   return std::chrono::duration<double>(stop - start).count();
 }
 
-VerificationResult StreamCpu::verify() {
-  VerificationResult v;
-  v.method =
-      "replay of the kernel sequence (" + std::to_string(stream_prefix(op_).size()) +
-      " set-up kernels, then " + to_string(op_) +
-      " once per run) on scalars a=0.1, b=0.2, c=0.0, s=0.4 (BabelStream); " +
-      (op_ == StreamOp::dot ? "sum compared with N*a*b, relative tolerance 1e-8"
-                            : "every element of a, b and c compared, relative tolerance 100*eps");
-  if (runs_done_ == 0) {
-    v.status = "failed";
-    v.detail = "verify() called before any run";
-    return v;
-  }
+std::string StreamCpu::verification_method() const {
+  return "replay of the kernel sequence (" + std::to_string(stream_prefix(op_).size()) +
+         " set-up kernels, then " + to_string(op_) +
+         " once per run) on scalars a=0.1, b=0.2, c=0.0, s=0.4 (BabelStream); " +
+         (op_ == StreamOp::dot
+              ? "sum compared with N*a*b, relative tolerance 1e-8"
+              : "every element of a, b and c compared, relative tolerance 100*eps");
+}
+
+void StreamCpu::check_output(VerificationResult& v) const {
   double ga = kStreamInitA, gb = kStreamInitB, gc = kStreamInitC;
   for (StreamOp p : stream_prefix(op_)) replay(p, ga, gb, gc);
   // Each kernel reads only arrays it does not write, so repeats are idempotent; the replay still
   // applies it once per run so the check stays exact if a kernel ever changes.
-  for (std::size_t r = 0; r < runs_done_; ++r) replay(op_, ga, gb, gc);
+  for (std::size_t r = 0; r < runs_done(); ++r) replay(op_, ga, gb, gc);
 
   if (op_ == StreamOp::dot) {
     const double expected = ga * gb * static_cast<double>(n_);
@@ -219,7 +216,7 @@ VerificationResult StreamCpu::verify() {
                   expected, rel);
     v.detail = buf;
     v.status = rel <= 1e-8 ? "passed" : "failed";
-    return v;
+    return;
   }
 
   const double tol = 100 * std::numeric_limits<double>::epsilon();
@@ -269,7 +266,6 @@ VerificationResult StreamCpu::verify() {
                   "abc"[k], i, arrays[k][i], gold[k]);
     v.detail = buf;
   }
-  return v;
 }
 
 WorkAmount StreamCpu::work_per_op() const {

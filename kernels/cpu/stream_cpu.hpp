@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "aligned_buffer.hpp"
+#include "cpu_workload.hpp"
 #include "gpusizer/kernels/backend.hpp"
 #include "thread_pool.hpp"
 
@@ -24,15 +25,13 @@ inline constexpr double kStreamScalar = 0.4;
 // multiply c = 0.0). Empty for copy and fill.
 std::vector<StreamOp> stream_prefix(StreamOp op);
 
-class StreamCpu final : public Workload {
+class StreamCpu final : public CpuWorkload {
  public:
   // Throws InputError when array_bytes holds less than one double.
   StreamCpu(std::shared_ptr<ThreadPool> pool, const StreamCase& c);
 
   double run(std::size_t repeats) override;
-  VerificationResult verify() override;
   WorkAmount work_per_op() const override;
-  std::string timer() const override { return "steady_clock"; }
   std::map<std::string, std::string> details() const override;
 
   std::size_t elements() const { return n_; }
@@ -40,6 +39,8 @@ class StreamCpu final : public Workload {
   void corrupt_output_for_test();
 
  private:
+  std::string verification_method() const override;
+  void check_output(VerificationResult& v) const override;
   void region(StreamOp op);  // one parallel kernel over all workers
   void slice(StreamOp op, std::size_t worker);
   void init_slice(std::size_t worker);
@@ -50,7 +51,6 @@ class StreamCpu final : public Workload {
   AlignedBuffer a_, b_, c_;
   AlignedBuffer partial_sums_;  // one cache line per worker
   double dot_sum_ = 0;
-  std::size_t runs_done_ = 0;
   StreamOp current_ = StreamOp::copy;  // read by body_ inside a region
   bool initialising_ = false;
   std::function<void(std::size_t)> body_;  // built once: run() allocates nothing

@@ -35,14 +35,8 @@ class CudaBackend final : public Backend {
   std::unique_ptr<Workload> io_pipeline(const IoCase& c) override {
     return make_io_workload(facts_, c);
   }
-  std::vector<CopyKind> copy_kinds() const override {
-    return {CopyKind::host_to_device, CopyKind::device_to_host, CopyKind::device_to_device,
-            CopyKind::bidirectional};
-  }
-  std::vector<Dtype> gemm_dtypes() const override {
-    return {Dtype::f64,  Dtype::f32,      Dtype::tf32, Dtype::f16,
-            Dtype::bf16, Dtype::fp8_e4m3, Dtype::int8};
-  }
+  std::vector<CopyKind> copy_kinds() const override { return gpu_copy_kinds(); }
+  std::vector<Dtype> gemm_dtypes() const override { return gpu_gemm_dtypes(); }
 
  private:
   DeviceFacts facts_;

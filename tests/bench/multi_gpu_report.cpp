@@ -4,11 +4,11 @@
 #include <vector>
 
 #include "gpusizer/bench/case.hpp"
-#include "gpusizer/bench/combined_probe.hpp"
 #include "gpusizer/bench/record_builder.hpp"
 #include "gpusizer/clock.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/host_info.hpp"
+#include "gpusizer/telemetry_combine.hpp"
 
 namespace gpusizer::test {
 namespace {
@@ -19,7 +19,7 @@ using namespace kernels;
   throw Unsupported("stand-in for a GPU: nothing runs in this test");
 }
 
-// What the CUDA backend lists for a GPU (kernels/cuda/cuda_backend.cpp).
+// What the CUDA backend lists for a GPU (kernels::gpu_copy_kinds, kernels::gpu_gemm_dtypes).
 class StandInGpu final : public Backend {
  public:
   explicit StandInGpu(int index) {
@@ -36,14 +36,8 @@ class StandInGpu final : public Backend {
   std::unique_ptr<Workload> copy(const CopyCase&) override { not_here(); }
   std::unique_ptr<Workload> gemm(const GemmCase&) override { not_here(); }
   std::unique_ptr<Workload> io_pipeline(const IoCase&) override { not_here(); }
-  std::vector<CopyKind> copy_kinds() const override {
-    return {CopyKind::host_to_device, CopyKind::device_to_host, CopyKind::device_to_device,
-            CopyKind::bidirectional};
-  }
-  std::vector<Dtype> gemm_dtypes() const override {
-    return {Dtype::f64,  Dtype::f32,      Dtype::tf32, Dtype::f16,
-            Dtype::bf16, Dtype::fp8_e4m3, Dtype::int8};
-  }
+  std::vector<CopyKind> copy_kinds() const override { return kernels::gpu_copy_kinds(); }
+  std::vector<Dtype> gemm_dtypes() const override { return kernels::gpu_gemm_dtypes(); }
 
  private:
   Target target_;
@@ -155,7 +149,7 @@ bench::CaseOutcome outcome_for(const bench::BenchCase& c) {
   if (on_gpu) {
     std::vector<TelemetryWindow> per_gpu;
     for (const auto& t : c.targets) per_gpu.push_back(gpu_window(t, 4 * per_op));
-    o.windows = {bench::sum_windows(per_gpu)};
+    o.windows = {combine_across_devices(per_gpu)};
     o.idle_power_watts = 75.0 * static_cast<double>(c.targets.size());
   } else {
     TelemetryWindow w;

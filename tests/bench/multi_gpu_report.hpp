@@ -1,10 +1,10 @@
 // A report of a two-GPU machine, written by the real writer code without a GPU: plan_cases() runs
 // every family file in bench/ over the real CPU backend plus stand-ins for two H200s, the
 // multi-GPU copy matrix and the NCCL group (their factories are never called); each case becomes
-// a record through build_record(), with GPU telemetry windows combined by sum_windows(). The
-// samples are placeholders (the figures mean nothing); what matters is that every family, operation
-// and field a backend can write is in the report. Used by multi_gpu_report_test.cpp and, through
-// gpusizer_write_multi_gpu_report, by tests/cli/multi_gpu_report.sh.
+// a record through build_record(), with GPU telemetry windows combined by combine_across_devices().
+// The samples are placeholders (the figures mean nothing); what matters is that every family,
+// operation and field a backend can write is in the report. Used by multi_gpu_report_test.cpp and,
+// through gpusizer_write_multi_gpu_report, by tests/cli/multi_gpu_report.sh.
 #pragma once
 
 #include <set>

@@ -1,6 +1,5 @@
 #include <gtest/gtest.h>
 
-#include "gpusizer/bench/combined_probe.hpp"
 #include "gpusizer/bench/record_builder.hpp"
 
 namespace gpusizer::bench {
@@ -173,70 +172,6 @@ TEST(RecordBuilder, SkippedAndErrorCarryTheReason) {
   CaseOutcome e;
   e.error = "cudaErrorMemoryAllocation";
   EXPECT_EQ(build_record(triad_case(), e, SamplingPolicy{}).status, "error");
-}
-
-TEST(RecordBuilder, MergesWindowsOfRepetitions) {
-  TelemetryWindow a, b;
-  a.duration_seconds = 1;
-  a.energy_joules = 100;
-  a.power_mean_watts = 100;
-  a.power_peak_watts = 150;
-  a.throttle_reasons = {"sw_power_cap"};
-  b.duration_seconds = 3;
-  b.energy_joules = 600;
-  b.power_mean_watts = 200;
-  b.power_peak_watts = 250;
-  b.ecc_errors_during_run = true;
-  a.remapped_rows_corrected_delta = 0;
-  a.row_remap_pending = true;
-  b.remapped_rows_corrected_delta = 2;
-  b.memory_errors_during_run = true;
-  TelemetryWindow m = merge_windows({a, b});
-  EXPECT_EQ(*m.remapped_rows_corrected_delta, 2u);  // 0 + 2
-  EXPECT_FALSE(m.remapped_rows_uncorrected_delta.has_value());
-  EXPECT_FALSE(m.retired_pages_delta.has_value());
-  EXPECT_TRUE(m.memory_errors_during_run);  // from b
-  EXPECT_FALSE(m.row_remap_pending);        // the last window's end state
-  EXPECT_DOUBLE_EQ(m.duration_seconds, 4);
-  EXPECT_DOUBLE_EQ(*m.energy_joules, 700);
-  EXPECT_DOUBLE_EQ(*m.power_mean_watts, (100 * 1 + 200 * 3) / 4.0);  // 175
-  EXPECT_DOUBLE_EQ(*m.power_peak_watts, 250);
-  EXPECT_TRUE(m.ecc_errors_during_run);
-  EXPECT_EQ(m.throttle_reasons, std::vector<std::string>{"sw_power_cap"});
-}
-
-}  // namespace
-}  // namespace gpusizer::bench
-
-namespace gpusizer::bench {
-namespace {
-
-TEST(CombinedProbe, SumsEnergyAndPowerOfDevicesObservedTogether) {
-  TelemetryWindow a, b;
-  a.source = b.source = "nvml";
-  a.scope = b.scope = "GPU board power (NVML)";
-  a.duration_seconds = 2.0;
-  b.duration_seconds = 2.1;
-  a.energy_joules = 1000;
-  b.energy_joules = 1100;
-  a.power_mean_watts = 500;
-  b.power_mean_watts = 520;
-  a.power_peak_watts = 600;
-  b.power_peak_watts = 650;
-  b.throttle_reasons = {"hw_slowdown"};
-  b.throttled = true;
-  TelemetryWindow s = sum_windows({a, b});
-  EXPECT_EQ(s.scope, "GPU board power (NVML), sum over 2 devices");
-  EXPECT_DOUBLE_EQ(*s.energy_joules, 2100);
-  EXPECT_DOUBLE_EQ(*s.power_mean_watts, 1020);
-  EXPECT_DOUBLE_EQ(*s.power_peak_watts, 1250);
-  EXPECT_DOUBLE_EQ(s.duration_seconds, 2.1);
-  EXPECT_TRUE(s.throttled);
-  // A device without an energy reading leaves the sum unknown, never a partial sum.
-  b.energy_joules.reset();
-  EXPECT_FALSE(sum_windows({a, b}).energy_joules.has_value());
-  // One device: its window unchanged.
-  EXPECT_EQ(sum_windows({a}).scope, "GPU board power (NVML)");
 }
 
 }  // namespace

@@ -23,6 +23,15 @@ TelemetryWindow window(TelemetryProbe& probe, double from, double to) {
   return probe.end();
 }
 
+Target mig_target(const std::string& id, const std::string& parent, const std::string& uuid) {
+  Target slice;
+  slice.id = id;
+  slice.kind = "mig";
+  slice.parent = parent;
+  slice.uuid = uuid;
+  return slice;
+}
+
 TEST(TelemetryProvider, ThrottleAndEccFlagsOnlyOnOverlappingWindows) {
   test::use_fake_nvml("h200_traces.json", 0.0);
   telemetry::TelemetryOptions options;
@@ -76,18 +85,32 @@ TEST(TelemetryProvider, ThrottleAndEccFlagsOnlyOnOverlappingWindows) {
 TEST(TelemetryProvider, MigWindowIsAttributedToTheWholeBoard) {
   test::use_fake_nvml("mig_h200.json", 0.0);
   auto provider = make_telemetry_provider({});
-  Target slice;
-  slice.id = "gpu0/mig-1g.18gb-gi13-ci0";
-  slice.kind = "mig";
-  slice.parent = "gpu0";
-  slice.uuid = "MIG-1g000000-0000-0000-0000-000000000003";
-  auto probe = provider->probe_for(slice);
+  auto probe = provider->probe_for(
+      mig_target("gpu0/mig-1g.18gb-gi13-ci0", "gpu0", "MIG-1g000000-0000-0000-0000-000000000003"));
   const auto w = window(*probe, 1.0, 3.0);
   EXPECT_EQ(w.source, "nvml");
   EXPECT_NEAR(*w.power_mean_watts, 250.0, 1e-9);  // the board's 250 W, not the slice's
   EXPECT_NE(w.attribution.find("whole GPU board"), std::string::npos) << w.attribution;
   EXPECT_NE(w.attribution.find("3 other slice(s)"), std::string::npos) << w.attribution;
   EXPECT_NE(w.attribution.find("concurrent mode"), std::string::npos) << w.attribution;
+}
+
+// A slice NVML could not list (driver_like.json: GPU 2 in MIG mode answers NO_PERMISSION for
+// every slot, as in a pod without MIG monitoring rights): the window says that, not only "no
+// device matching".
+TEST(TelemetryProvider, UnlistedSliceSaysWhatEnumerationCouldNotRead) {
+  test::use_fake_nvml("driver_like.json", 0.0);
+  auto provider = make_telemetry_provider({});
+  const auto slice = mig_target("gpu2/mig-3g", "gpu2", "MIG-d2000000-3g00-0000-0000-000000000001");
+  const auto w = provider->probe_for(slice)->end();
+  EXPECT_EQ(w.source, "unavailable");
+  EXPECT_NE(w.unavailable_reason.find("no device matching gpu2/mig-3g"), std::string::npos)
+      << w.unavailable_reason;
+  EXPECT_NE(
+      w.unavailable_reason.find("GPU 2: MIG devices not listed: "
+                                "nvmlDeviceGetMigDeviceHandleByIndex: NVML_ERROR_NO_PERMISSION"),
+      std::string::npos)
+      << w.unavailable_reason;
 }
 
 TEST(TelemetryProvider, UnknownTargetsAndMissingDriverAreUnavailableNotErrors) {

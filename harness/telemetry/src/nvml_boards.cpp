@@ -11,6 +11,11 @@ class NvmlBoards final : public GpuBoards {
  public:
   explicit NvmlBoards(std::shared_ptr<NvmlLibrary> nvml) : nvml_(std::move(nvml)) {
     gpus_ = enumerate_gpus(*nvml_, notes_);
+    for (const auto& g : gpus_) {
+      if (!g.mig_enumeration_error.empty())
+        notes_.push_back("GPU " + std::to_string(g.index) +
+                         ": MIG devices not listed: " + g.mig_enumeration_error);
+    }
   }
 
   std::optional<BoardMatch> find(const Target& target, std::string& why) const override {
@@ -30,6 +35,9 @@ class NvmlBoards final : public GpuBoards {
     }
     why = "NVML has no device matching " + target.id +
           (target.uuid ? " (uuid " + *target.uuid + ")" : std::string());
+    // What NVML could not enumerate may be why (a GPU without a handle, slices not listed).
+    for (std::size_t i = 0; i < notes_.size(); ++i)
+      why += (i == 0 ? "; NVML enumeration: " : "; ") + notes_[i];
     return std::nullopt;
   }
 
@@ -47,7 +55,7 @@ class NvmlBoards final : public GpuBoards {
 
   std::shared_ptr<NvmlLibrary> nvml_;
   std::vector<NvmlGpuHandle> gpus_;
-  std::vector<std::string> notes_;
+  std::vector<std::string> notes_;  // what enumeration could not read; told with every "no match"
 };
 
 }  // namespace

@@ -21,8 +21,7 @@ namespace gpusizer::bench {
 // Flags gpusizer interprets itself; the rest go to benchmark::Initialize.
 struct BenchmarkFlags {
   std::vector<std::string> passthrough;      // for benchmark::Initialize
-  std::optional<std::filesystem::path> out;  // --benchmark_out
-  std::string out_format = "json";           // --benchmark_out_format (json only)
+  std::optional<std::filesystem::path> out;  // --benchmark_out (--benchmark_out_format: json only)
   std::optional<double> min_time_seconds;    // --benchmark_min_time
   std::optional<std::string> filter;         // --benchmark_filter
   // --benchmark_repetitions: applied per case by the runner, capped by the time left.
@@ -44,7 +43,6 @@ class GbenchCollector final : public benchmark::BenchmarkReporter {
   void ReportRuns(const std::vector<Run>& runs) override;
   // Writes the Google Benchmark JSON of all runs so far.
   void write_json(const std::filesystem::path& file) const;
-  const std::vector<Run>& runs() const { return runs_; }
 
  private:
   std::optional<Context> context_;

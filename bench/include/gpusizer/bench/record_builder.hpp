@@ -14,7 +14,7 @@ namespace gpusizer::bench {
 
 struct CaseOutcome {
   std::vector<SampleSet> repetitions;
-  std::vector<TelemetryWindow> windows;  // one per repetition
+  std::vector<TelemetryWindow> windows;  // one per repetition, combined over time
   kernels::VerificationResult verification;
   kernels::WorkAmount work;
   std::string timer;
@@ -49,9 +49,5 @@ inline constexpr const char* kCutShortFlag = "cut_short";
 inline constexpr double kHighVarianceCv = 0.05;
 
 Record build_record(const BenchCase& c, const CaseOutcome& outcome, const SamplingPolicy& policy);
-
-// Combines the windows of several repetitions into one (energy and time add up; peaks take the
-// maximum; means are weighted by duration; flags are or-ed).
-TelemetryWindow merge_windows(const std::vector<TelemetryWindow>& windows);
 
 }  // namespace gpusizer::bench

@@ -82,7 +82,10 @@ struct Timing {
   std::vector<double> samples_seconds;  // per-operation time of each sample
   Summary seconds_per_op;               // statistics of samples_seconds
   double measured_seconds = 0;          // total timed time (all samples)
-  std::string stop_reason;              // "converged" | "min_samples" | "time_cap" | "sample_cap"
+  // Why sampling stopped: "converged" | "noise_stable" | "time_cap" | "sample_cap", with
+  // "+telemetry_window" when held on to fill the telemetry window; the distinct reasons of
+  // several repetitions are joined by ',' (bench/sampler.hpp).
+  std::string stop_reason;
 };
 
 struct Record {

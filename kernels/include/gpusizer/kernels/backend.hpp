@@ -96,4 +96,15 @@ class Backend {
   virtual std::vector<Dtype> gemm_dtypes() const = 0;
 };
 
+// What the CUDA backend offers on every GPU, here (CUDA-free) so that a stand-in for a GPU
+// backend lists exactly what the real one does.
+inline std::vector<CopyKind> gpu_copy_kinds() {
+  return {CopyKind::host_to_device, CopyKind::device_to_host, CopyKind::device_to_device,
+          CopyKind::bidirectional};
+}
+inline std::vector<Dtype> gpu_gemm_dtypes() {
+  return {Dtype::f64,  Dtype::f32,      Dtype::tf32, Dtype::f16,
+          Dtype::bf16, Dtype::fp8_e4m3, Dtype::int8};
+}
+
 }  // namespace gpusizer::kernels
