@@ -15,7 +15,8 @@ while [ $# -gt 0 ]; do
 done
 
 apt_packages=(cmake ninja-build g++ pkg-config libbenchmark-dev libgtest-dev libgmock-dev
-  nlohmann-json3-dev libcli11-dev libopenblas-dev liburing-dev python3-jsonschema clang-format)
+  nlohmann-json3-dev libcli11-dev libopenblas-dev liburing-dev python3-jsonschema clang-format
+  python3-yaml)
 if [ "$install" = 1 ]; then
   missing=()
   for p in "${apt_packages[@]}"; do
