@@ -392,6 +392,7 @@ RunResult run_suite(const RunOptions& options, TelemetryProvider* telemetry, std
     progress.note(one_line_summary(record));
     report.records.push_back(std::move(record));
     checkpoint(&collector);
+    if (options.after_case && stop_cause.empty()) stop_cause = options.after_case(report);
   }
 
   report.finished_at = now_iso8601_utc();

@@ -16,7 +16,7 @@ done
 
 apt_packages=(cmake ninja-build g++ pkg-config libbenchmark-dev libgtest-dev libgmock-dev
   nlohmann-json3-dev libcli11-dev libopenblas-dev liburing-dev python3-jsonschema clang-format
-  python3-yaml)
+  python3-yaml libopenmpi-dev openmpi-bin slurm-wlm munge)
 if [ "$install" = 1 ]; then
   missing=()
   for p in "${apt_packages[@]}"; do

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "gpusizer/bench/child_runs.hpp"
+#include "gpusizer/bench/fleet.hpp"
 #include "gpusizer/bench/runner.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/host_info.hpp"
@@ -146,8 +147,14 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   }
   o.cpu = !a.no_cpu;
   o.gpus = !a.no_gpu;
-  const std::vector<int> requested_gpus =
-      a.gpus.empty() ? std::vector<int>{} : parse_gpu_list(a.gpus);
+  std::vector<int> requested_gpus = a.gpus.empty() ? std::vector<int>{} : parse_gpu_list(a.gpus);
+  // Launched by mpirun/srun: MPI starts here, before any device is touched, and this rank
+  // measures its share of the host (docs/multi-node.md).
+  std::unique_ptr<bench::FleetSession> fleet = a.child ? nullptr : bench::start_fleet_session();
+  if (fleet) {
+    const std::size_t gpu_count = o.gpus ? telemetry::nvml_inventory().gpus.size() : 0;
+    bench::share_local_devices(fleet->place(), o, requested_gpus, gpu_count);
+  }
   if (!a.instance_type.empty()) {
     o.instance_type = InstanceType{a.instance_type, "--instance-type"};
   } else if (a.imds) {
@@ -202,14 +209,16 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
 
   // A MIG child in concurrent mode: wait for the other slices' children after setup.
   o.before_first_case = [] { bench::wait_at_start_barrier(); };
-  bench::RunResult result = bench::run_suite(o, telemetry.get(), std::cerr);
+  bench::RunResult result = fleet ? fleet->run(o, telemetry.get(), std::cerr)
+                                  : bench::run_suite(o, telemetry.get(), std::cerr);
+  if (fleet && fleet->place().rank != 0) return result.exit_code;  // rank 0 reports the fleet
   if (o.list_only) {
     for (const auto& id : result.planned_ids) std::cout << id << "\n";
     return 0;
   }
 
   // MIG slices: one child process per slice (a CUDA process sees one MIG device only).
-  if (!a.child && a.mig_mode != "off") {
+  if (!a.child && a.mig_mode != "off" && !fleet) {
     if (!selection.mig_slices.empty()) {
       MigRunSettings ms;
       if (a.mig_mode == "both") {

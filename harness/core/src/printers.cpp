@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "gpusizer/fleet.hpp"
 #include "gpusizer/report_io.hpp"
 
 namespace gpusizer {
@@ -193,6 +194,7 @@ void print_report(const Report& report, std::ostream& out, TextFormat format) {
   if (format == TextFormat::table) {
     out << "gpusizer report: " << report.host.hostname << ", suite " << report.suite << ", "
         << report.status << ", " << report.records.size() << " records\n";
+    if (!report.hosts.empty()) out << fleet_summary(report) << "\n";
   }
   table.render(out, format);
   if (format == TextFormat::csv) return;

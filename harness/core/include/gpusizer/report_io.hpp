@@ -15,6 +15,7 @@ namespace gpusizer {
 nlohmann::json to_json(const Report& report);
 nlohmann::json to_json(const Record& record);
 nlohmann::json to_json(const Target& target);
+nlohmann::json to_json(const Host& host);
 nlohmann::json to_json(const TelemetryWindow& window);
 nlohmann::json to_json(const Summary& summary);
 
@@ -22,6 +23,7 @@ nlohmann::json to_json(const Summary& summary);
 Report report_from_json(const JsonInput& in);
 Record record_from_json(const JsonInput& in);
 Target target_from_json(const JsonInput& in);
+Host host_from_json(const JsonInput& in);
 TelemetryWindow telemetry_from_json(const JsonInput& in);
 Summary summary_from_json(const JsonInput& in);
 
