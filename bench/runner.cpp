@@ -434,6 +434,7 @@ RunResult run_suite(const RunOptions& options, Report report, TelemetryProvider*
     progress.note(one_line_summary(record));
     report.records.push_back(std::move(record));
     checkpoint(&collector);
+    if (options.after_case && stop_cause.empty()) stop_cause = options.after_case(report);
   }
 
   if (stop_cause.empty() && budget_skips > 0) {

@@ -74,3 +74,18 @@ if(GPUSIZER_HAVE_NVML)
 else()
   message(STATUS "gpusizer: GPU telemetry: OFF (${GPUSIZER_NVML_ABSENT_REASON})")
 endif()
+
+# MPI is optional like CUDA: with it, `mpirun ... gpusizer run` makes one fleet report
+# (bench/mpi); without it bench links fleet_absent.cpp, which refuses a launch of several ranks.
+set(GPUSIZER_HAVE_MPI OFF)
+if(GPUSIZER_WITH_MPI)
+  find_package(MPI COMPONENTS C QUIET)
+  if(MPI_C_FOUND)
+    set(GPUSIZER_HAVE_MPI ON)
+    message(STATUS "gpusizer: MPI: on (MPI ${MPI_C_VERSION}, ${MPI_C_COMPILER})")
+  else()
+    message(STATUS "gpusizer: MPI: OFF (no MPI found: install libopenmpi-dev for multi-node runs)")
+  endif()
+else()
+  message(STATUS "gpusizer: MPI: OFF (GPUSIZER_WITH_MPI=OFF)")
+endif()

@@ -16,9 +16,10 @@ done
 
 apt_packages=(cmake ninja-build g++ pkg-config libbenchmark-dev libgtest-dev libgmock-dev
   nlohmann-json3-dev libcli11-dev libopenblas-dev liburing-dev python3-jsonschema clang-format)
-# What only some tests need (a real browser for the HTML pages): installed too, but a machine
-# that cannot get them still builds and tests; those tests then skip and say why.
-apt_test_packages=(chromium)
+# What only some tests need (a real browser for the HTML pages, MPI and Slurm for the multi-node
+# tests): installed too, but a machine that cannot get them still builds and tests; those tests
+# then skip and say why.
+apt_test_packages=(chromium python3-yaml libopenmpi-dev openmpi-bin slurm-wlm munge)
 if [ "$install" = 1 ]; then
   missing=()
   for p in "${apt_packages[@]}"; do

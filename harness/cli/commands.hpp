@@ -31,5 +31,6 @@ void register_compare(CLI::App& app, Action& action);
 void register_monitor(CLI::App& app, Action& action);
 void register_recommend(CLI::App& app, Action& action);
 void register_catalog(CLI::App& app, Action& action);
+void register_merge(CLI::App& app, Action& action);
 
 }  // namespace gpusizer::cli

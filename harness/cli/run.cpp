@@ -7,11 +7,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <sstream>
 
 #include "commands.hpp"
 #include "gpusizer/bench/child_runs.hpp"
+#include "gpusizer/bench/fleet.hpp"
 #include "gpusizer/bench/gbench_bridge.hpp"
 #include "gpusizer/bench/run_control.hpp"
 #include "gpusizer/bench/runner.hpp"
@@ -129,11 +131,13 @@ telemetry::DeviceSelection select_and_apply(const telemetry::NvmlInventory& inve
 }
 
 int conclude(const bench::RunResult& result, const bench::RunOptions& o, const RunArgs& a);
+int exit_code_of(const bench::RunResult& result);
 
 // Everything after the report skeleton: devices, instance type, the suite, MIG children, output.
+// `fleet`: this process is one rank of an MPI run (MPI started, devices shared already).
 int measure(const RunArgs& a, const std::vector<std::string>& extras, bench::RunOptions& o,
             Report report, const std::vector<int>& requested_gpus, double telemetry_period,
-            TextFormat format) {
+            TextFormat format, bench::FleetSession* fleet) {
   if (!a.instance_type.empty()) {
     o.instance_type = InstanceType{a.instance_type, "--instance-type"};
   } else if (a.imds) {
@@ -180,13 +184,18 @@ int measure(const RunArgs& a, const std::vector<std::string>& extras, bench::Run
     for (const auto& m : selection.mig_slices)
       std::cerr << "  MIG child: " << m.id << " (" << m.uuid.value_or("") << ")\n";
   }
-  const bool mig_children = !a.child && a.mig_mode != "off" && !selection.mig_slices.empty();
+  // No MIG children under a fleet: the ranks share the host's devices among themselves.
+  const bool mig_children =
+      !a.child && !fleet && a.mig_mode != "off" && !selection.mig_slices.empty();
   o.finish = !mig_children;  // with children, the report is finished after them
 
   // A MIG child in concurrent mode: wait for the other slices' children after setup.
   o.before_first_case = [] { bench::wait_at_start_barrier(); };
   if (o.list_only) report = bench::start_report(o);
-  bench::RunResult result = bench::run_suite(o, std::move(report), telemetry.get(), std::cerr);
+  bench::RunResult result =
+      fleet ? fleet->run(o, std::move(report), telemetry.get(), std::cerr)
+            : bench::run_suite(o, std::move(report), telemetry.get(), std::cerr);
+  if (fleet && fleet->place().rank != 0) return exit_code_of(result);  // rank 0 reports the fleet
   if (o.list_only) {
     for (const auto& id : result.planned_ids) std::cout << id << "\n";
     return 0;
@@ -246,6 +255,13 @@ void refuse_to_overwrite(const bench::RunOptions& o, bool force) {
                    o.out.string() + " to continue it");
 }
 
+// The exit code before the "nothing measured" check: a failure, else stopped, else ok. An MPI rank
+// other than 0 ends with this alone (its share of a host may well be empty).
+int exit_code_of(const bench::RunResult& result) {
+  if (result.exit_code != 0) return kExitFailure;
+  return result.stop_cause.empty() ? kExitOk : kExitStopped;
+}
+
 // The one line on stderr that ends a run, and its exit code (exit_codes.hpp).
 int conclude(const bench::RunResult& result, const bench::RunOptions& o, const RunArgs& a) {
   const Report& report = result.report;
@@ -253,11 +269,10 @@ int conclude(const bench::RunResult& result, const bench::RunOptions& o, const R
   std::snprintf(counts, sizeof counts, "%zu records, status %s", report.records.size(),
                 report.status.c_str());
   std::string line = "report: " + o.out.string() + " (" + counts;
-  int code = result.exit_code != 0 ? kExitFailure : kExitOk;
+  int code = exit_code_of(result);
   if (!result.stop_cause.empty()) {  // this run was stopped (a report may list older not-runs)
     line += ": " + result.stop_cause + "; " + std::to_string(report.not_run.size()) +
             " not run; gpusizer run --resume " + o.out.string() + " continues it";
-    if (code == kExitOk) code = kExitStopped;
   } else if (report.status == "empty") {
     // A GPU machine whose driver is missing, run with --no-cpu, would otherwise "pass".
     std::string why;
@@ -316,8 +331,7 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   }
   o.cpu = !a.no_cpu;
   o.gpus = !a.no_gpu;
-  const std::vector<int> requested_gpus =
-      a.gpus.empty() ? std::vector<int>{} : parse_gpu_list(a.gpus);
+  std::vector<int> requested_gpus = a.gpus.empty() ? std::vector<int>{} : parse_gpu_list(a.gpus);
   TextFormat format = text_format_from_string(a.format);
   if (a.mig_mode != "isolated" && a.mig_mode != "concurrent" && a.mig_mode != "both" &&
       a.mig_mode != "off") {
@@ -330,12 +344,23 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   o.benchmark_args = extras;
   o.command_line = a.command_line;
 
+  // Launched by mpirun/srun: MPI starts here, before any device is touched, and this rank
+  // measures its share of the host (docs/multi-node.md). Rank 0 alone writes the report at --out.
+  std::unique_ptr<bench::FleetSession> fleet = a.child ? nullptr : bench::start_fleet_session();
+  if (fleet) {
+    const std::size_t gpu_count = o.gpus ? telemetry::nvml_inventory().gpus.size() : 0;
+    bench::share_local_devices(fleet->place(), o, requested_gpus, gpu_count);
+  }
+  const bool writes_out = !fleet || fleet->place().rank == 0;
+
   // One writer per report, never an existing report replaced by accident, and the skeleton on
   // disk before discovery, idle power or the metadata service can take any time.
   std::optional<ReportLock> lock;
   Report report;
   bool wrote_skeleton = false;
-  if (!o.list_only) {
+  if (!o.list_only && !writes_out) {
+    report = bench::start_report(o);  // the rank's own part, sent to rank 0
+  } else if (!o.list_only) {
     lock.emplace(ReportLock::acquire(o.out));
     refuse_to_overwrite(o, a.force);
     report = bench::start_report(o);
@@ -346,7 +371,8 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
     }
   }
   try {
-    return measure(a, extras, o, std::move(report), requested_gpus, telemetry_period, format);
+    return measure(a, extras, o, std::move(report), requested_gpus, telemetry_period, format,
+                   fleet.get());
   } catch (const InputError&) {
     if (wrote_skeleton) std::filesystem::remove(o.out);  // refused: nothing was measured
     throw;

@@ -67,6 +67,9 @@ TEST(SizingTruth, MeasuredUsableMemoryDecidesTheFit) {
   const Excluded* e1 = excluded(plan, "e1.x", "");
   ASSERT_NE(e1, nullptr);
   EXPECT_NE(e1->reason.find("a replica needs 2 accelerators"), std::string::npos) << e1->reason;
+  // Issue 11: memory alone never splits a replica across instances; the reason says how to.
+  EXPECT_NE(e1->reason.find("(set gpus_per_replica to 2 to span instances)"), std::string::npos)
+      << e1->reason;
   EXPECT_NE(e1->reason.find("catalog 80 GiB per EG - 1.5 GiB reserved for the CUDA context = "
                             "78.5 GiB"),
             std::string::npos)

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <map>
 
-#include "gpusizer/plausibility.hpp"
+#include "gpusizer/fleet.hpp"
 #include "gpusizer/plausibility.hpp"
 #include "gpusizer/report_io.hpp"
 #include "gpusizer/report_page.hpp"
@@ -133,6 +133,7 @@ void print_report(const Report& report, std::ostream& out, TextFormat format) {
   if (format == TextFormat::table) {
     out << "gpusizer report: " << e(report.host.hostname) << ", suite " << e(report.suite) << ", "
         << e(report.status) << ", " << report.records.size() << " records\n";
+    if (!report.hosts.empty()) out << e(fleet_summary(report)) << "\n";
   }
   table.render(out, format);
   if (format == TextFormat::csv) return;

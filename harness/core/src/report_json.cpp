@@ -1,4 +1,5 @@
 // JSON conversion of the report model. Field names match reports/schema/report.schema.json.
+#include <algorithm>
 #include <cmath>
 
 #include "gpusizer/input_file.hpp"
@@ -47,6 +48,15 @@ const Target* Report::find_target(const std::string& target_id) const {
     if (t.id == target_id) return &t;
   }
   return nullptr;
+}
+
+const Host& Report::host_of(const Target& target) const {
+  if (target.host) {
+    for (const auto& h : hosts) {
+      if (h.id == *target.host) return h;
+    }
+  }
+  return host;
 }
 
 json to_json(const Summary& s) {
@@ -222,13 +232,14 @@ json to_json(const Target& t) {
   put_optional(j, "index", t.index);
   put_optional(j, "parent", t.parent);
   put_optional(j, "mig_profile", t.mig_profile);
+  put_optional(j, "host", t.host);
   j["attributes"] = t.attributes;
   return j;
 }
 
 Target target_from_json(const JsonInput& in) {
   in.allow_only({"id", "kind", "name", "memory_bytes", "uuid", "index", "parent", "mig_profile",
-                 "attributes"});
+                 "host", "attributes"});
   Target t;
   t.id = in.at("id").non_empty_string();
   t.kind = in.at("kind").one_of({"cpu", "gpu", "mig"});
@@ -238,6 +249,7 @@ Target target_from_json(const JsonInput& in) {
   if (auto v = in.find("index")) t.index = static_cast<int>(v->count());
   t.parent = in.optional_string("parent");
   t.mig_profile = in.optional_string("mig_profile");
+  t.host = in.optional_string("host");
   if (t.kind == "mig" && (!t.parent || !t.mig_profile)) {
     in.fail("a target of kind \"mig\" needs \"parent\" and \"mig_profile\"");
   }
@@ -341,18 +353,50 @@ Record record_from_json(const JsonInput& in) {
   return r;
 }
 
-json to_json(const Report& report) {
-  json host{{"hostname", report.host.hostname},
-            {"os", report.host.os},
-            {"kernel", report.host.kernel},
-            {"cpu_model", report.host.cpu_model},
-            {"logical_cpus", report.host.logical_cpus},
-            {"numa_nodes", report.host.numa_nodes},
-            {"memory_bytes", report.host.memory_bytes}};
-  if (report.host.instance_type) {
-    host["instance_type"] = {{"value", report.host.instance_type->value},
-                             {"source", report.host.instance_type->source}};
+json to_json(const Host& h) {
+  json host = json::object();
+  if (!h.id.empty()) host["id"] = h.id;
+  host.update(json{{"hostname", h.hostname},
+                   {"os", h.os},
+                   {"kernel", h.kernel},
+                   {"cpu_model", h.cpu_model},
+                   {"logical_cpus", h.logical_cpus},
+                   {"numa_nodes", h.numa_nodes},
+                   {"memory_bytes", h.memory_bytes}});
+  if (h.instance_type) {
+    host["instance_type"] = {{"value", h.instance_type->value},
+                             {"source", h.instance_type->source}};
   }
+  if (!h.ranks.empty()) host["ranks"] = h.ranks;
+  if (!h.source.empty()) host["source"] = h.source;
+  return host;
+}
+
+Host host_from_json(const JsonInput& host) {
+  host.allow_only({"id", "hostname", "os", "kernel", "cpu_model", "logical_cpus", "numa_nodes",
+                   "memory_bytes", "instance_type", "ranks", "source"});
+  Host h;
+  h.id = host.optional_string("id").value_or("");
+  h.hostname = host.string_at("hostname");
+  h.os = host.string_at("os");
+  h.kernel = host.string_at("kernel");
+  h.cpu_model = host.string_at("cpu_model");
+  h.logical_cpus = static_cast<int>(host.at("logical_cpus").count());
+  h.numa_nodes = static_cast<int>(host.at("numa_nodes").count());
+  h.memory_bytes = host.at("memory_bytes").count();
+  if (auto it = host.find("instance_type")) {
+    it->allow_only({"value", "source"});
+    h.instance_type = InstanceType{it->at("value").non_empty_string(), it->string_at("source")};
+  }
+  if (auto r = host.find("ranks")) {
+    for (const auto& item : r->items()) h.ranks.push_back(static_cast<int>(item.count()));
+  }
+  h.source = host.optional_string("source").value_or("");
+  return h;
+}
+
+json to_json(const Report& report) {
+  json host = to_json(report.host);
   json targets = json::array();
   for (const auto& t : report.targets) targets.push_back(to_json(t));
   json records = json::array();
@@ -378,6 +422,11 @@ json to_json(const Report& report) {
          {"not_run", not_run},
          {"warnings", report.warnings}};
   for (const auto& session : report.history) j["history"].push_back(to_json(session));
+  if (!report.hosts.empty()) {
+    json hosts = json::array();
+    for (const auto& h : report.hosts) hosts.push_back(to_json(h));
+    j["hosts"] = hosts;
+  }
   return j;
 }
 
@@ -391,8 +440,8 @@ Report report_from_json(const JsonInput& in) {
                  " (this gpusizer reads version " + std::to_string(kReportSchemaVersion) + ")");
   }
   in.allow_only({"schema_version", "kind", "tool", "command_line", "started_at", "finished_at",
-                 "status", "suite", "settings", "host", "targets", "target_telemetry", "records",
-                 "not_run", "warnings", "history"});
+                 "status", "suite", "settings", "host", "hosts", "targets", "target_telemetry",
+                 "records", "not_run", "warnings", "history"});
   auto kind = in.at("kind");
   if (kind.string() != "gpusizer.report")
     kind.fail("expected \"gpusizer.report\", got " + describe_json(kind.raw()));
@@ -410,22 +459,26 @@ Report report_from_json(const JsonInput& in) {
   if (!settings.is_object())
     settings.fail("expected an object, got " + describe_json(settings.raw()));
   report.settings = settings.raw();
-  auto host = in.at("host");
-  host.allow_only({"hostname", "os", "kernel", "cpu_model", "logical_cpus", "numa_nodes",
-                   "memory_bytes", "instance_type"});
-  report.host.hostname = host.string_at("hostname");
-  report.host.os = host.string_at("os");
-  report.host.kernel = host.string_at("kernel");
-  report.host.cpu_model = host.string_at("cpu_model");
-  report.host.logical_cpus = static_cast<int>(host.at("logical_cpus").count());
-  report.host.numa_nodes = static_cast<int>(host.at("numa_nodes").count());
-  report.host.memory_bytes = host.at("memory_bytes").count();
-  if (auto it = host.find("instance_type")) {
-    it->allow_only({"value", "source"});
-    report.host.instance_type =
-        InstanceType{it->at("value").non_empty_string(), it->string_at("source")};
+  report.host = host_from_json(in.at("host"));
+  if (auto hosts = in.find("hosts")) {
+    for (const auto& item : hosts->items()) {
+      Host h = host_from_json(item);
+      if (h.id.empty()) item.fail("a fleet host needs a non-empty \"id\"");
+      for (const auto& other : report.hosts) {
+        if (other.id == h.id) item.at("id").fail("duplicate host id \"" + h.id + "\"");
+      }
+      report.hosts.push_back(std::move(h));
+    }
   }
-  for (const auto& t : in.at("targets").items()) report.targets.push_back(target_from_json(t));
+  for (const auto& t : in.at("targets").items()) {
+    Target target = target_from_json(t);
+    if (target.host &&
+        report.hosts.end() == std::find_if(report.hosts.begin(), report.hosts.end(),
+                                           [&](const Host& h) { return h.id == *target.host; })) {
+      t.at("host").fail("no host with id \"" + *target.host + "\" in \"hosts\"");
+    }
+    report.targets.push_back(std::move(target));
+  }
   if (auto tt = in.find("target_telemetry")) {
     if (!tt->is_object()) tt->fail("expected an object, got " + describe_json(tt->raw()));
     report.target_telemetry = tt->raw();

@@ -63,6 +63,16 @@ void keep_min(std::map<std::string, ResourceRate>& slots,
   }
 }
 
+// Hosts a record's targets sit on (fleet reports name each target's host; else one host).
+std::size_t hosts_spanned(const Report& report, const std::vector<std::string>& targets) {
+  std::set<std::string> hosts;
+  for (const auto& id : targets) {
+    const Target* t = report.find_target(id);
+    hosts.insert(t != nullptr && t->host ? *t->host : std::string());
+  }
+  return hosts.size();
+}
+
 // Capability of one target from its own records. `mode_filter` (MIG) keeps only records of
 // that mode when non-empty.
 DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
@@ -76,7 +86,7 @@ DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
   cap.mig_profile = t.mig_profile;
   cap.mig_mode = mode_filter;
   cap.target_count = 1;
-  cap.logical_cpus = lr.report.host.logical_cpus;
+  cap.logical_cpus = lr.report.host_of(t).logical_cpus;
   for (const auto& r : lr.report.records) {
     if (!usable(r)) continue;
     const auto targets = split_targets(r.target);
@@ -97,8 +107,11 @@ DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
     } else if (r.family == "io") {
       if (const Metric* m = r.metric("bandwidth")) keep_max(cap.io, rate_of(lr, r, *m, t.id));
     } else if (r.family == "collectives") {
-      if (const Metric* m = r.metric("busbw"))
-        keep_max(cap.collectives, r.operation, rate_of(lr, r, *m, t.id));
+      if (const Metric* m = r.metric("busbw")) {
+        keep_max(
+            hosts_spanned(lr.report, targets) > 1 ? cap.inter_node_collectives : cap.collectives,
+            r.operation, rate_of(lr, r, *m, t.id));
+      }
     }
   }
   return cap;
@@ -132,6 +145,7 @@ void merge_into(DeviceCapability& into, const DeviceCapability& other) {
   keep_min(into.host_link, other.host_link);
   keep_min(into.io, other.io);
   keep_min(into.collectives, other.collectives);
+  keep_min(into.inter_node_collectives, other.inter_node_collectives);
   if (other.memory_bytes < into.memory_bytes) {
     into.memory_bytes = other.memory_bytes;
     into.memory_source = other.memory_source;
@@ -141,7 +155,8 @@ void merge_into(DeviceCapability& into, const DeviceCapability& other) {
 }
 
 bool empty(const DeviceCapability& c) {
-  return c.flops.empty() && !c.memory_bandwidth && !c.host_link && !c.io && c.collectives.empty();
+  return c.flops.empty() && !c.memory_bandwidth && !c.host_link && !c.io && c.collectives.empty() &&
+         c.inter_node_collectives.empty();
 }
 
 }  // namespace
@@ -204,7 +219,7 @@ CapabilityTable build_capabilities(const std::vector<LoadedReport>& reports,
       if (t.kind == "cpu") {
         cap = target_capability(lr, t, "");
         cap.accelerator = t.name;
-        if (lr.report.host.instance_type) cap.instance_type = lr.report.host.instance_type->value;
+        if (const auto& it = lr.report.host_of(t).instance_type) cap.instance_type = it->value;
       } else {
         const Accelerator* acc = catalog.accelerator_for_report_name(model_name(lr.report, t));
         if (acc == nullptr) {

@@ -63,14 +63,31 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
              " GiB does not hold it (" + row.memory_basis + ")";
     return tc;
   }
-  if (g > type.accelerator_count) {
+  // A replica given more accelerators (gpus_per_replica) than the instance has spans
+  // ceil(g / per instance) instances; its collectives then cross the network (the inter-node term
+  // of the roofline). A replica whose memory alone needs more is not split unasked.
+  if (g > type.accelerator_count && !w.gpus_per_replica) {
     tc.why = "a replica needs " + std::to_string(g) + " accelerators (memory " +
              short_number(w.memory_bytes_per_replica / kGiB) + " GiB, " + row.memory_basis +
-             "), the type has " + std::to_string(type.accelerator_count);
+             "), the type has " + std::to_string(type.accelerator_count) +
+             " (set gpus_per_replica to " + std::to_string(g) + " to span instances)";
     return tc;
   }
+  const int span = g > type.accelerator_count
+                       ? (g + type.accelerator_count - 1) / std::max(1, type.accelerator_count)
+                       : 1;
   row.gpus_per_replica = g;
-  row.replicas_per_instance = type.accelerator_count / g;
+  row.instances_per_replica = span;
+  row.replicas_per_instance = span > 1 ? 0 : type.accelerator_count / g;
+  if (span > 1) {
+    row.reasons.push_back("a replica spans " + std::to_string(span) + " instances: ceil(" +
+                          std::to_string(g) + " accelerators / " +
+                          std::to_string(type.accelerator_count) + " per " + type.type + ")" +
+                          (g % type.accelerator_count != 0
+                               ? ", " + std::to_string(span * type.accelerator_count - g) +
+                                     " accelerators of them idle"
+                               : std::string()));
+  }
   row.reasons.push_back("memory fit: " + short_number(w.memory_bytes_per_replica / kGiB) +
                         " GiB per replica on " + std::to_string(g) + " x " +
                         short_number(memory_per_accelerator / kGiB) + " GiB (" + row.memory_basis +
@@ -83,7 +100,7 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
   } else if (w.work) {
     const DeviceCapability* device = table.gpu(acc.id);
     auto rl = detail::roofline(*w.work, device, &acc.peaks, g, table, catalog,
-                               options.default_efficiency);
+                               options.default_efficiency, span, type.network_mbps * 1e6 / 8);
     if (!rl.ok) {
       tc.why = (device == nullptr ? "no report for " + acc.id + " and " : acc.id + ": ") + rl.why;
       return tc;
@@ -123,7 +140,15 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
     tc.why = "no user-measured rate for " + acc.id + " and no work_per_unit to estimate from";
     return tc;
   }
-  row.units_per_second_per_instance = row.units_per_second_per_replica * row.replicas_per_instance;
+  row.units_per_second_per_instance =
+      span > 1 ? row.units_per_second_per_replica / span
+               : row.units_per_second_per_replica * row.replicas_per_instance;
+  if (span > 1 && w.work && w.work->collective_bytes > 0) {
+    row.reasons.push_back("binding term: " + row.binding +
+                          (row.binding == "collectives (inter-node)"
+                               ? " (the network between the replica's instances)"
+                               : " (inside each instance)"));
+  }
   tc.ok = true;
   return tc;
 }
@@ -241,6 +266,27 @@ void add_rows(const TypeCapacity& tc, const InstanceTypeInfo& type, const Worklo
   model.per_replica_rate = tc.row.units_per_second_per_replica;
   model.replicas_per_instance = tc.row.replicas_per_instance;
   model.accelerators_per_replica = tc.row.gpus_per_replica;
+  const int span = tc.row.instances_per_replica;
+  if (span > 1) {  // replicas spanning instances: count whole groups of `span` instances
+    model.replicas_per_instance = 1;
+    model.instances_per_replica = span;
+    model.count = [&w, &tc, span](double loss) {
+      const long long replicas =
+          detail::replicas_needed(w, tc.row.units_per_second_per_replica, loss) +
+          (w.redundancy_unit == "replicas" ? w.redundancy : 0);
+      const long long n = replicas * span + (w.redundancy_unit == "replicas" ? 0 : w.redundancy);
+      return static_cast<int>(std::min<long long>(n, 1000000000));
+    };
+    model.spare = [&w, &tc, &type, span](OptionCost& c, double loss) {
+      c.needed_replicas = detail::replicas_needed(w, tc.row.units_per_second_per_replica, loss);
+      c.spare_replicas = std::max(0, c.instances / span - c.needed_replicas);
+      c.spare_unit = "accelerators";
+      c.spare_accelerators = std::max(
+          0, c.instances * type.accelerator_count - c.needed_replicas * tc.row.gpus_per_replica);
+      c.spare_usd_per_hour = c.spare_accelerators * c.price.usd_per_hour /
+                             static_cast<double>(std::max(1, type.accelerator_count));
+    };
+  }
   auto costs = detail::price_options(type, w, model, options, region, plan.excluded);
   for (auto& c : costs) {
     PlanRow row = tc.row;

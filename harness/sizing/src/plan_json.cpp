@@ -98,6 +98,7 @@ json row_json(const PlanRow& r) {
          {"memory_basis", r.memory_basis},
          {"gpus_per_replica", r.gpus_per_replica},
          {"replicas_per_instance", r.replicas_per_instance},
+         {"instances_per_replica", r.instances_per_replica},
          {"units_per_second_per_replica", r.units_per_second_per_replica},
          {"units_per_second_per_instance", r.units_per_second_per_instance},
          {"binding_resource", r.binding},

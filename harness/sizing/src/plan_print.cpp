@@ -104,10 +104,13 @@ std::vector<std::string> top_plan_reasons(const Plan& plan) {
   if (plan.rows.empty()) return {};
   const PlanRow& top = plan.rows.front();
   std::vector<std::string> reasons = top.reasons;
-  reasons.push_back("per replica " + short_number(top.units_per_second_per_replica) + " " +
-                    plan.unit + "/s (" + top.basis + "), " +
-                    std::to_string(top.replicas_per_instance) +
-                    " replica(s) per instance, binding: " + top.binding);
+  reasons.push_back(
+      "per replica " + short_number(top.units_per_second_per_replica) + " " + plan.unit + "/s (" +
+      top.basis + "), " +
+      (top.instances_per_replica > 1
+           ? "a replica spans " + std::to_string(top.instances_per_replica) + " instances"
+           : std::to_string(top.replicas_per_instance) + " replica(s) per instance") +
+      ", binding: " + top.binding);
   {
     const OptionCost& c = top.cost;
     std::ostringstream spare;

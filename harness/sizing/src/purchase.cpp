@@ -1,5 +1,6 @@
 #include "purchase.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -172,6 +173,13 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Worklo
                           c.instances});
       continue;
     }
+    if (option == "capacity_block" && model.instances_per_replica > 64) {
+      excluded.push_back({type.type, option,
+                          "a replica spans " + std::to_string(model.instances_per_replica) +
+                              " instances, more than the 64 one capacity block (one cluster) "
+                              "holds"});
+      continue;
+    }
     if (option == "capacity_block" && capacity_block_split(c.instances).empty()) {
       excluded.push_back(
           {type.type, option,
@@ -184,7 +192,7 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Worklo
     const double n = c.instances;
     c.usd_per_hour = n * price.usd_per_hour;
     c.units_per_dollar = model.per_replica_rate * model.replicas_per_instance * (1.0 - loss) *
-                         3600.0 / price.usd_per_hour;
+                         3600.0 / price.usd_per_hour / model.instances_per_replica;
     const bool committed =
         is_window_option(option) || option == "savings_plan" || option == "reserved";
     c.usd_per_month = c.usd_per_hour * (committed ? kDefaultHoursPerMonth : workload.hours());
@@ -201,6 +209,19 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Worklo
           continue;
         }
         c.blocks = capacity_block_split(c.instances);
+        if (model.instances_per_replica > 1) {
+          const int span = model.instances_per_replica;
+          const bool whole = std::all_of(c.blocks.begin(), c.blocks.end(),
+                                         [span](int b) { return b % span == 0; });
+          c.notes.push_back(
+              "capacity block: the whole cluster of " + std::to_string(c.instances) +
+              " instances is reserved; each replica spans " + std::to_string(span) +
+              " of them, which must sit in one block (one EFA cluster)" +
+              (whole ? ""
+                     : ": these block sizes split a replica across blocks, reserve sizes "
+                       "that are multiples of " +
+                           std::to_string(span)));
+        }
         c.billed_days = *days;
         if (*days != workload.window->days) {
           c.notes.push_back("capacity block: " + std::to_string(workload.window->days) +

@@ -23,6 +23,7 @@ struct CountModel {
   double per_replica_rate = 0;
   int replicas_per_instance = 1;
   int accelerators_per_replica = 0;  // g; 0 for CPU types
+  int instances_per_replica = 1;     // > 1: a replica spans instances (count and spare given)
   // MIG: instances for a loss (default: instances_needed) and its own spare figures.
   std::function<int(double loss)> count;
   std::function<void(OptionCost& cost, double loss)> spare;

@@ -66,7 +66,8 @@ bool scales(const std::string& resource) {
 
 RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
                         const DatasheetPeaks* peaks, double scale, const CapabilityTable& table,
-                        const Catalog& catalog, const DefaultEfficiency& defaults) {
+                        const Catalog& catalog, const DefaultEfficiency& defaults,
+                        int instances_per_replica, double network_bytes_per_second) {
   struct Term {
     std::string resource;
     std::string key;
@@ -80,6 +81,34 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
       {"collectives", work.collective_operation, work.collective_bytes}};
   RooflineResult out;
   double worst_seconds = 0;
+  const bool spans = instances_per_replica > 1;
+  if (spans && work.collective_bytes > 0) {
+    // Between instances: measured across hosts, else the network estimate.
+    const ResourceRate* rate = nullptr;
+    if (device != nullptr) {
+      auto it = device->inter_node_collectives.find(work.collective_operation);
+      if (it != device->inter_node_collectives.end()) rate = &it->second;
+    }
+    double per_second = 0;
+    if (rate != nullptr) {
+      per_second = rate->value;
+      out.evidence.push_back(rate->evidence);
+    } else if (network_bytes_per_second > 0) {
+      per_second = network_bytes_per_second * defaults.inter_node_collectives;
+      out.estimated = true;
+      out.estimate_notes.push_back(
+          "collectives (inter-node): no multi-node report measured " + work.collective_operation +
+          "; network " + short_number(network_bytes_per_second) + " B/s (catalog) x efficiency " +
+          short_number(defaults.inter_node_collectives) + " (stated default)");
+    } else {
+      out.why = "a replica spans " + std::to_string(instances_per_replica) +
+                " instances: no multi-node report measured " + work.collective_operation +
+                " and the catalog states no network bandwidth";
+      return out;
+    }
+    worst_seconds = work.collective_bytes / per_second;
+    out.binding = "collectives (inter-node)";
+  }
   for (const auto& term : terms) {
     if (term.amount <= 0) continue;
     // On a CPU the data is in host memory already: there is no host-to-device copy to bound it.
@@ -148,7 +177,8 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
     double seconds = term.amount / per_second;
     if (seconds > worst_seconds) {
       worst_seconds = seconds;
-      out.binding = term.resource;
+      out.binding =
+          spans && term.resource == "collectives" ? "collectives (intra-node)" : term.resource;
       out.binding_power_watts = power;
     }
   }

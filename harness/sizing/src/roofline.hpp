@@ -26,8 +26,13 @@ struct RooflineResult {
 // `device` may be null (no report for this accelerator): every term is then estimated from
 // `peaks` x efficiency. `scale` multiplies compute, memory-bandwidth and host-link rates (g GPUs
 // per replica, or the vCPU ratio for CPUs); I/O and collectives rates are used as measured.
+// A replica spanning `instances_per_replica` > 1 instances adds the term "collectives
+// (inter-node)": busbw measured across hosts (a fleet report), else the instance's network
+// bandwidth (`network_bytes_per_second`, catalog) x defaults.inter_node_collectives, estimated;
+// the node's own collectives term is then named "collectives (intra-node)".
 RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
                         const DatasheetPeaks* peaks, double scale, const CapabilityTable& table,
-                        const Catalog& catalog, const DefaultEfficiency& defaults);
+                        const Catalog& catalog, const DefaultEfficiency& defaults,
+                        int instances_per_replica = 1, double network_bytes_per_second = 0);
 
 }  // namespace gpusizer::sizing::detail

@@ -55,6 +55,10 @@ struct RunOptions {
   // Called once after setup (discovery, idle power, report created) and before the first case
   // is measured: MIG children in concurrent mode wait there at the start barrier.
   std::function<void()> before_first_case;
+  // Called after each case's checkpoint with the report so far. A non-empty answer stops the run
+  // there: it is the reason recorded for the cases not run (an MPI fleet run, where every rank
+  // stops at the same boundary: bench/mpi/fleet_run.cpp).
+  std::function<std::string(const Report&)> after_case;
 };
 
 // GPU telemetry windows last at least this long: NVML's energy counter updates about every

@@ -44,6 +44,8 @@ struct Target {
   std::optional<std::string> mig_profile;                // "1g.18gb"
   std::uint64_t memory_bytes = 0;                        // device memory (GPU/MIG) or RAM (CPU)
   nlohmann::json attributes = nlohmann::json::object();  // cores, NUMA, cc, SMs, clocks, PCIe...
+  std::optional<std::string>
+      host{};  // fleet reports: the id of the host it sits in (Report::hosts)
 };
 
 struct InstanceType {
@@ -60,6 +62,9 @@ struct Host {
   int numa_nodes = 0;
   std::uint64_t memory_bytes = 0;
   std::optional<InstanceType> instance_type;
+  std::string id{};  // fleet reports (Report::hosts): unique, the prefix of its targets' ids
+  std::vector<int> ranks{};  // fleet reports measured under MPI: the world ranks on this host
+  std::string source{};      // fleet reports: where its part came from ("a.json", "MPI ranks 0-7")
 };
 
 struct Metric {
@@ -147,7 +152,10 @@ struct Report {
   std::string status = "running";
   std::string suite;
   nlohmann::json settings = nlohmann::json::object();  // the run's options, as given
-  Host host;
+  Host host;  // the machine that wrote the report (a fleet report: its first host, rank 0's)
+  // Fleet reports only (gpusizer merge, or an MPI run): every host, each with its instance type;
+  // each target names its host and its id starts with "<host id>:". Empty for one machine.
+  std::vector<Host> hosts;
   std::vector<Target> targets;
   std::vector<Record> records;
   // Benchmarks planned but not run (time budget, deadline, interruption), with the reason.
@@ -159,6 +167,8 @@ struct Report {
 
   const Record* find_record(const std::string& id) const;
   const Target* find_target(const std::string& id) const;
+  // The host a target sits in: its fleet host, else `host`.
+  const Host& host_of(const Target& target) const;
 };
 
 }  // namespace gpusizer

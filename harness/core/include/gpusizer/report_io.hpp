@@ -16,6 +16,7 @@ namespace gpusizer {
 nlohmann::json to_json(const Report& report);
 nlohmann::json to_json(const Record& record);
 nlohmann::json to_json(const Target& target);
+nlohmann::json to_json(const Host& host);
 nlohmann::json to_json(const TelemetryWindow& window);
 nlohmann::json to_json(const Summary& summary);
 nlohmann::json to_json(const RunSession& session);  // report_history.cpp
@@ -24,6 +25,7 @@ nlohmann::json to_json(const RunSession& session);  // report_history.cpp
 Report report_from_json(const JsonInput& in);
 Record record_from_json(const JsonInput& in);
 Target target_from_json(const JsonInput& in);
+Host host_from_json(const JsonInput& in);
 TelemetryWindow telemetry_from_json(const JsonInput& in);
 Summary summary_from_json(const JsonInput& in);
 RunSession session_from_json(const JsonInput& in);

@@ -61,6 +61,8 @@ struct DeviceCapability {
   std::optional<ResourceRate> host_link;
   std::optional<ResourceRate> io;
   std::map<std::string, ResourceRate> collectives;  // by operation (busbw)
+  // Collectives whose ranks sat on several hosts (a fleet report): by operation (busbw).
+  std::map<std::string, ResourceRate> inter_node_collectives;
 };
 
 struct CapabilityTable {

@@ -26,6 +26,10 @@ struct DefaultEfficiency {
   double memory_bandwidth = 0.8;
   double host_link = 0.8;
   double collectives = 0.75;
+  // Busbw of a collective between instances as a fraction of the catalog's network bandwidth,
+  // when no multi-node report measured it (2-node all_reduce on p5: 466 GB/s busbw on 400 GB/s of
+  // EFA; p4d: 57 GB/s on 2 nodes, 30 on 4, on 50: it falls with the node count).
+  double inter_node_collectives = 0.6;
 };
 
 // GPU memory a replica may use when no report measured the accelerator: the catalog figure

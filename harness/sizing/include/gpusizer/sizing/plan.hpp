@@ -58,7 +58,8 @@ struct PlanRow {
   double memory_per_accelerator_bytes = 0;  // usable memory the fit used (0 for CPU types)
   std::string memory_basis;                 // measured usable memory, or catalog minus reserve
   int gpus_per_replica = 0;
-  int replicas_per_instance = 0;  // MIG: slices per instance
+  int replicas_per_instance = 0;  // MIG: slices per instance; 0 when a replica spans instances
+  int instances_per_replica = 1;  // ceil(gpus_per_replica / accelerators per instance)
   double units_per_second_per_replica = 0;
   double units_per_second_per_instance = 0;
   std::string binding;  // compute | memory bandwidth | host link | I/O | collectives | memory

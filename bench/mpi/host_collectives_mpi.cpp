@@ -1,0 +1,137 @@
+// Host collectives over MPI (host_collectives_mpi.hpp); byte counts and the data pattern are in
+// bench/host_collectives.cpp, the nccl-tests bus-bandwidth factor in kernels (busbw_factor).
+#include "host_collectives_mpi.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "gpusizer/bench/host_collectives.hpp"
+#include "gpusizer/clock.hpp"
+#include "gpusizer/stats.hpp"
+
+namespace gpusizer::bench::mpi {
+namespace {
+
+using kernels::Collective;
+
+std::string rule_for(Collective op) {
+  switch (op) {
+    case Collective::all_reduce:
+      return "S = count x 8 B (nccl-tests AllReduce); busbw = algbw x 2(n-1)/n";
+    case Collective::all_gather:
+      return "S = sendcount x 8 B x n (nccl-tests AllGather); busbw = algbw x (n-1)/n";
+    default:
+      return "S = count x n x 8 B (nccl-tests AlltoAll); busbw = algbw x (n-1)/n";
+  }
+}
+
+}  // namespace
+
+CaseOutcome measure_host_collective(World& world, Collective op, std::size_t bytes,
+                                    const SamplingPolicy& policy) {
+  const int n = world.place().size;
+  const int rank = world.place().rank;
+  const std::size_t c = block_elements(op, bytes, n);
+  std::vector<double> send(c * send_blocks(op, n));
+  std::vector<double> recv(c * recv_blocks(op, n));
+  for (std::size_t b = 0; b < send_blocks(op, n); ++b) {
+    for (std::size_t i = 0; i < c; ++i) send[b * c + i] = send_value(op, rank, n, b, i);
+  }
+  const int count = static_cast<int>(c);
+  auto once = [&] {
+    int rc = MPI_SUCCESS;
+    if (op == Collective::all_reduce) {
+      rc = MPI_Allreduce(send.data(), recv.data(), count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    } else if (op == Collective::all_gather) {
+      rc = MPI_Allgather(send.data(), count, MPI_DOUBLE, recv.data(), count, MPI_DOUBLE,
+                         MPI_COMM_WORLD);
+    } else {
+      rc = MPI_Alltoall(send.data(), count, MPI_DOUBLE, recv.data(), count, MPI_DOUBLE,
+                        MPI_COMM_WORLD);
+    }
+    world.check(rc, "host collective");
+  };
+  using clock = std::chrono::steady_clock;
+  // One sample: all ranks start together; the sample is the slowest rank's time per op.
+  auto timed = [&](std::size_t repeats) {
+    world.barrier("host collective start");
+    const auto t0 = clock::now();
+    for (std::size_t k = 0; k < repeats; ++k) once();
+    const double mine = std::chrono::duration<double>(clock::now() - t0).count();
+    return world.allreduce_max(mine, "host collective time");
+  };
+
+  CaseOutcome out;
+  out.started_at = now_iso8601_utc();
+  const auto start = clock::now();
+  once();  // warm-up: connections, registration
+  const double one = timed(1);
+  std::size_t repeats = 1;
+  if (one > 0 && one < policy.min_sample_seconds) {
+    const double per_sample_cap =
+        policy.time_cap_seconds / static_cast<double>(2 * policy.min_samples);
+    repeats = std::clamp<std::size_t>(
+        static_cast<std::size_t>(std::ceil(policy.min_sample_seconds / one)), 1,
+        static_cast<std::size_t>(std::max(1.0, per_sample_cap / one)));
+  }
+  SampleSet set;
+  set.ops_per_sample = repeats;
+  set.total_ops = 2;
+  std::vector<double> noise_history;
+  while (true) {
+    const double seconds = timed(repeats);
+    set.total_ops += repeats;
+    set.measured_seconds += seconds;
+    set.seconds_per_op.push_back(seconds / static_cast<double>(repeats));
+    if (set.seconds_per_op.size() >= 2) noise_history.push_back(summarize(set.seconds_per_op).cv);
+    int stop = 0;
+    if (rank == 0) {
+      const double wall = std::chrono::duration<double>(clock::now() - start).count();
+      set.stop_reason =
+          stop_reason(set.seconds_per_op, set.measured_seconds, wall, noise_history, policy);
+      stop = set.stop_reason.empty() ? 0 : 1;
+    }
+    if (world.broadcast(stop, "host collective stop") != 0) break;
+  }
+  set.wall_seconds = std::chrono::duration<double>(clock::now() - start).count();
+  out.repetitions.push_back(set);
+
+  // Exact verification of the last result on every rank; the wrong elements are summed.
+  long long wrong = 0;
+  for (std::size_t b = 0; b < recv_blocks(op, n); ++b) {
+    for (std::size_t i = 0; i < c; ++i) {
+      if (recv[b * c + i] != expected_value(op, rank, n, b, i)) ++wrong;
+    }
+  }
+  const long long all_wrong = world.allreduce_sum(wrong, "host collective verification");
+  out.verification.status = all_wrong == 0 ? "passed" : "failed";
+  out.verification.method =
+      "every received element on every rank compared exactly with the value the pattern predicts "
+      "(small integers in doubles: sums are exact), as nccl-tests counts #wrong";
+  out.verification.detail = std::to_string(all_wrong) + " wrong of " +
+                            std::to_string(c * recv_blocks(op, n) * static_cast<std::size_t>(n)) +
+                            " elements over " + std::to_string(n) + " ranks";
+  out.work.bytes = static_cast<double>(logical_bytes(op, c, n));
+  out.work.rule = rule_for(op);
+  out.work.rate_metric = "bandwidth";
+  out.work.bus_bandwidth_factor = kernels::busbw_factor(op, n);
+  out.timer = "steady_clock";
+  out.mode = "hot";
+  out.details = {{"backend", "MPI (" + world.library_version() + ")"},
+                 {"time",
+                  "per sample: the slowest rank's steady-clock time, all ranks released "
+                  "by a barrier"},
+                 {"busbw_factor", std::to_string(kernels::busbw_factor(op, n))}};
+  TelemetryWindow w;
+  w.source = "unavailable";
+  w.scope = "network (MPI between hosts)";
+  w.unavailable_reason =
+      "no power telemetry for the network; CPU and GPU power are not measured "
+      "during host collectives";
+  out.windows.push_back(w);
+  out.duration_seconds = set.wall_seconds;
+  return out;
+}
+
+}  // namespace gpusizer::bench::mpi
