@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "gpusizer/stats.hpp"
-#include "gpusizer/text.hpp"
 #include "gpusizer/telemetry_combine.hpp"
+#include "gpusizer/text.hpp"
 
 namespace gpusizer::bench {
 namespace {
@@ -28,8 +28,6 @@ std::string unit_for_extra(const std::string& name) {
   if (ends("_bytes")) return "B";
   if (ends("_count")) return "1";
   return "1";
-}
-
 }
 
 }  // namespace

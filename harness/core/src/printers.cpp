@@ -5,7 +5,6 @@
 #include <map>
 
 #include "gpusizer/plausibility.hpp"
-#include "gpusizer/plausibility.hpp"
 #include "gpusizer/report_io.hpp"
 #include "gpusizer/report_page.hpp"
 #include "gpusizer/text.hpp"
