@@ -20,26 +20,24 @@ apt_packages=(cmake ninja-build g++ pkg-config libbenchmark-dev libgtest-dev lib
 # tests): installed too, but a machine that cannot get them still builds and tests; those tests
 # then skip and say why.
 apt_test_packages=(chromium python3-yaml libopenmpi-dev openmpi-bin slurm-wlm munge)
-if [ "$install" = 1 ]; then
-  missing=()
-  for p in "${apt_packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+# The packages of the list given that are not installed.
+not_installed() {
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
   done
+}
+if [ "$install" = 1 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd=sudo
+  mapfile -t missing < <(not_installed "${apt_packages[@]}")
   if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}" >&2
-    sudo_cmd=""
-    [ "$(id -u)" = 0 ] || sudo_cmd=sudo
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
-  missing=()
-  for p in "${apt_test_packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
+  mapfile -t missing < <(not_installed "${apt_test_packages[@]}")
   if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing for the tests: ${missing[*]}" >&2
-    sudo_cmd=""
-    [ "$(id -u)" = 0 ] || sudo_cmd=sudo
     if ! { $sudo_cmd apt-get update -qq &&
       DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends \
         "${missing[@]}" >/dev/null; }; then

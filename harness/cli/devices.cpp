@@ -68,7 +68,7 @@ void register_devices(CLI::App& app, Action& action) {
         j["warnings"] = d.warnings;
         j["nvml"] = to_json(inventory);
         j["device_selection"] = to_json(selection);
-        std::cout << j.dump(2) << "\n";
+        std::cout << json_for_terminal(j) << "\n";
         return 0;
       }
       print_targets(targets, std::cout, TextFormat::table);

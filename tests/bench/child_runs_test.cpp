@@ -146,9 +146,11 @@ TEST_F(ChildRuns, TheStartBarrierIsReleasedByItsTimeoutAndSaysWhoMissedIt) {
   // The second child never gets ready (nor exits before the child timeout).
   std::vector<ChildSpec> specs{good("1g.18gb", 1), shell("1g.18gb", 2, "exec sleep 30")};
   auto start = std::chrono::steady_clock::now();
-  auto results = run_children(specs, true, /*timeout_seconds=*/4.0, /*barrier_timeout=*/1.0);
+  // The good child starts the real binary (discovery, idle power): 4 s to reach the barrier even
+  // on a loaded 2-core machine.
+  auto results = run_children(specs, true, /*timeout_seconds=*/10.0, /*barrier_timeout=*/4.0);
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_LT(took, 15.0);
+  EXPECT_LT(took, 30.0);
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0].failure, "");
   EXPECT_FALSE(results[0].records.empty());
@@ -156,7 +158,7 @@ TEST_F(ChildRuns, TheStartBarrierIsReleasedByItsTimeoutAndSaysWhoMissedIt) {
   EXPECT_FALSE(results[1].start_barrier->reached);
   EXPECT_TRUE(results[0].start_barrier->timed_out);
   EXPECT_EQ(results[0].start_barrier->children_ready, 1u);
-  EXPECT_GE(results[0].start_barrier->released_after_seconds, 1.0);
+  EXPECT_GE(results[0].start_barrier->released_after_seconds, 4.0);
   Report parent;
   for (const auto& r : results) merge_child_result(parent, r, "concurrent");
   bool said = false;

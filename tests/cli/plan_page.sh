@@ -24,11 +24,11 @@ PY
   "$SRC/reports/examples/h200-quick.json" > plan.html || fail "recommend --format html"
 if grep -Eo '(src|href)="[^"]*"' plan.html | grep -q .; then fail "plan.html refers to an outside resource"; fi
 grep -qi "<script" plan.html && fail "plan.html has a script"
-timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --disable-extensions --hide-scrollbars \
   --host-resolver-rules="MAP * ~NOTFOUND" --enable-logging=stderr --v=0 \
   --dump-dom "file://$WORK/plan.html" > plan.dom.html 2> console.txt || fail "chromium could not render plan.html"
 if grep -E "CONSOLE|Uncaught|net::ERR" console.txt; then fail "console errors or network requests"; fi
-timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --disable-extensions --hide-scrollbars \
   --window-size=1000,2400 --screenshot="$ARTIFACTS/plan-training-run.png" "file://$WORK/plan.html" \
   > /dev/null 2>&1 || fail "screenshot"
 /usr/bin/python3 - <<'PY' || fail "plan page content"

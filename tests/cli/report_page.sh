@@ -19,14 +19,14 @@ for report in "$SRC/reports/examples/h200-quick.json" "$SRC/reports/examples/cpu
   grep -qi "<script" "$name.html" && fail "$name.html has a script"
   # Render: the DOM after load, the console, and a screenshot. --host-resolver-rules makes any
   # network attempt fail loudly in the log instead of leaving the machine.
-  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --disable-extensions --hide-scrollbars \
     --host-resolver-rules="MAP * ~NOTFOUND" --enable-logging=stderr --v=0 \
     --dump-dom "file://$WORK/$name.html" > "$name.dom.html" 2> "$name.console.txt" \
     || fail "chromium could not render $name.html"
   if grep -E "CONSOLE|Uncaught|ERR_NAME_NOT_RESOLVED|net::ERR" "$name.console.txt"; then
     fail "console errors or network requests rendering $name.html"
   fi
-  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --disable-extensions --hide-scrollbars \
     --window-size=1000,2400 --screenshot="$ARTIFACTS/$name.png" "file://$WORK/$name.html" \
     > /dev/null 2>&1 || fail "screenshot of $name.html"
   [ -s "$ARTIFACTS/$name.png" ] || fail "empty screenshot for $name"

@@ -50,8 +50,7 @@ TEST(Printers, HtmlEscapesAndKeepsProvenance) {
   EXPECT_NE(p.find("node&lt;1&gt;"), std::string::npos);
   EXPECT_EQ(p.find("node<1>"), std::string::npos);
   EXPECT_NE(p.find("gpusizer 0.1.0 (abc123)"), std::string::npos);
-  EXPECT_NE(p.find("p5.48xlarge <span class=\"why\">(--instance-type)</span>"),
-            std::string::npos);
+  EXPECT_NE(p.find("p5.48xlarge <span class=\"why\">(--instance-type)</span>"), std::string::npos);
   EXPECT_NE(p.find("<li>GPUs: none</li>"), std::string::npos);
 }
 

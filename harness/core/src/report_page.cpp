@@ -10,18 +10,13 @@
 #include "gpusizer/printers.hpp"
 #include "gpusizer/svg_chart.hpp"
 #include "gpusizer/table.hpp"
+#include "gpusizer/text.hpp"
 
 namespace gpusizer {
 namespace {
 
 std::string e(const std::string& t) {
   return html_escape(t);
-}
-
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
 }
 
 std::string gib(std::uint64_t bytes) {

@@ -10,6 +10,7 @@
 #include "gpusizer/sizing/plan_print.hpp"
 #include "gpusizer/svg_chart.hpp"
 #include "gpusizer/table.hpp"
+#include "gpusizer/text.hpp"
 
 namespace gpusizer::sizing {
 namespace {
@@ -18,19 +19,10 @@ std::string e(const std::string& t) {
   return html_escape(t);
 }
 
-std::string num(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 // As people read numbers: "400,000" and "783,100", not "4e+05"; "12.35" below 10,000.
 std::string sig(double v) {
   char buf[64];
-  if (!(std::fabs(v) >= 10000)) {
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-  }
+  if (!(std::fabs(v) >= 10000)) return short_number(v);
   // Four significant digits, then thousands separators.
   const double p = std::pow(10.0, std::floor(std::log10(std::fabs(v))) - 3);
   std::snprintf(buf, sizeof buf, "%.0f", std::round(v / p) * p);
@@ -72,7 +64,7 @@ void answer(const Plan& p, std::ostream& out) {
                                         : ""));
   item("Serves", e(sig(top.units_per_second_per_instance * top.cost.instances) + " " + p.unit +
                    "/s at full load (target " + sig(p.target_rate) + " " + p.unit + "/s at " +
-                   num(100 * p.utilization_target, 0) + " % utilization)"));
+                   fixed(100 * p.utilization_target, 0) + " % utilization)"));
   item("Per dollar", e(sig(top.cost.units_per_dollar) + " " + p.unit + "/$"));
   item("Per joule", top.units_per_joule
                         ? e(sig(*top.units_per_joule) + " " + p.unit + "/J") +
@@ -128,9 +120,9 @@ std::string break_even_chart(const Plan& p) {
   }
   std::vector<ChartMarker> markers{
       {true, *reserved->cost.break_even_busy_fraction * 100,
-       "break-even " + num(100 * *reserved->cost.break_even_busy_fraction, 0) + " % busy"},
+       "break-even " + fixed(100 * *reserved->cost.break_even_busy_fraction, 0) + " % busy"},
       {true, *p.window_busy_fraction * 100,
-       "this workload: " + num(100 * *p.window_busy_fraction, 0) + " %"}};
+       "this workload: " + fixed(100 * *p.window_busy_fraction, 0) + " %"}};
   return svg_line_chart("Cost over the " + std::to_string(*p.window_days) +
                             "-day window: " + option_name(*reserved) + " against on-demand",
                         "busy fraction of the window (%)", "US$", {on_demand, reservation}, markers,
@@ -144,22 +136,24 @@ std::string mig_drawing(const PlanRow& r) {
   const double height = 24 + row * static_cast<double>(r.mig->gpus.size());
   std::ostringstream s;
   s << "<figure class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 "
-    << num(left + 8 * cell + 10, 0) << ' ' << num(height, 0) << "\" role=\"img\" aria-label=\"MIG "
+    << fixed(left + 8 * cell + 10, 0) << ' ' << fixed(height, 0)
+    << "\" role=\"img\" aria-label=\"MIG "
     << "layout\"><text class=\"chart-title\" x=\"0\" y=\"16\">MIG layout: " << e(r.instance_type)
     << " (" << r.mig->gpus.size() << " GPU" << (r.mig->gpus.size() == 1 ? "" : "s") << ")</text>\n";
   for (std::size_t g = 0; g < r.mig->gpus.size(); ++g) {
     const double y = 24 + row * static_cast<double>(g);
-    s << "<text class=\"bar-label\" x=\"0\" y=\"" << num(y + 20, 0) << "\">GPU " << g << "</text>";
+    s << "<text class=\"bar-label\" x=\"0\" y=\"" << fixed(y + 20, 0) << "\">GPU " << g
+      << "</text>";
     for (int k = 0; k < 8; ++k)
-      s << "<rect class=\"slot\" x=\"" << num(left + k * cell, 0) << "\" y=\"" << num(y, 0)
-        << "\" width=\"" << num(cell, 0) << "\" height=\"" << num(row - 6, 0) << "\"/>";
+      s << "<rect class=\"slot\" x=\"" << fixed(left + k * cell, 0) << "\" y=\"" << fixed(y, 0)
+        << "\" width=\"" << fixed(cell, 0) << "\" height=\"" << fixed(row - 6, 0) << "\"/>";
     for (const auto& pl : r.mig->gpus[g].placements)
-      s << "<rect class=\"slice\" x=\"" << num(left + pl.start * cell + 1, 0) << "\" y=\""
-        << num(y + 1, 0) << "\" width=\"" << num(pl.memory_slices * cell - 2, 0) << "\" height=\""
-        << num(row - 8, 0) << "\"><title>" << e(pl.profile) << " at slot " << pl.start
-        << "</title></rect><text class=\"slice-label\" x=\""
-        << num(left + (pl.start + pl.memory_slices / 2.0) * cell, 0) << "\" y=\"" << num(y + 19, 0)
-        << "\" text-anchor=\"middle\">" << e(pl.profile) << "</text>";
+      s << "<rect class=\"slice\" x=\"" << fixed(left + pl.start * cell + 1, 0) << "\" y=\""
+        << fixed(y + 1, 0) << "\" width=\"" << fixed(pl.memory_slices * cell - 2, 0)
+        << "\" height=\"" << fixed(row - 8, 0) << "\"><title>" << e(pl.profile) << " at slot "
+        << pl.start << "</title></rect><text class=\"slice-label\" x=\""
+        << fixed(left + (pl.start + pl.memory_slices / 2.0) * cell, 0) << "\" y=\""
+        << fixed(y + 19, 0) << "\" text-anchor=\"middle\">" << e(pl.profile) << "</text>";
     s << "\n";
   }
   s << "</svg></figure>\n";
@@ -169,11 +163,11 @@ std::string mig_drawing(const PlanRow& r) {
 void plan_section(const Plan& p, std::ostream& out) {
   out << "<h2>" << e(p.workload_name.empty() ? "Workload" : p.workload_name) << "</h2>\n";
   out << "<p class=\"why\">Target " << e(sig(p.target_rate) + " " + p.unit) << "/s at "
-      << num(100 * p.utilization_target, 0) << " % utilization, redundancy " << p.redundancy << " "
-      << e(p.redundancy_unit)
+      << fixed(100 * p.utilization_target, 0) << " % utilization, redundancy " << p.redundancy
+      << " " << e(p.redundancy_unit)
       << (p.window_days ? ", reservation window " + std::to_string(*p.window_days) + " days" +
                               (p.window_busy_fraction
-                                   ? " busy " + num(100 * *p.window_busy_fraction, 0) + " %"
+                                   ? " busy " + fixed(100 * *p.window_busy_fraction, 0) + " %"
                                    : "")
                         : "")
       << "; prices aged to " << e(p.prices_checked_on) << ", catalog " << e(p.catalog_region)
@@ -210,7 +204,7 @@ void plan_section(const Plan& p, std::ostream& out) {
                                 : "<span class=\"why\">—</span>")
           << "</td><td class=\"num\">"
           << (r.cost.break_even_busy_fraction
-                  ? num(100 * *r.cost.break_even_busy_fraction, 1) + " %"
+                  ? fixed(100 * *r.cost.break_even_busy_fraction, 1) + " %"
                   : "<span class=\"why\" title=\"paid per hour used\">—</span>")
           << "</td>";
     out << "<td class=\"num\">" << e(sig(r.cost.units_per_dollar)) << "</td><td class=\"num\">"
