@@ -3,6 +3,11 @@
 # at the same boundary with the finished records kept; a rank killed outright does not hang the
 # others. usage: bash mpi_fleet.sh <gpusizer> <source dir> <ON|OFF: built with MPI>
 source "$(dirname "$0")/lib.sh"
+# Under the sanitizer preset: OpenMPI's own start-up allocations (libmpi, PMIx, and MCA plugins
+# it has already unloaded, so they cannot be named in a suppression) are reported as leaks when a
+# rank exits. Leak checking of gpusizer's own code is done by every non-MPI test; here ASan keeps
+# checking memory errors only.
+[ -z "${ASAN_OPTIONS:-}" ] || export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 if [ "$3" != ON ]; then echo "SKIP: gpusizer was built without MPI (install libopenmpi-dev)"; exit 77; fi
 command -v mpirun > /dev/null || { echo "SKIP: mpirun not found (install openmpi-bin)"; exit 77; }
 mpid=""

@@ -1,13 +1,55 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <fstream>
+#include <new>
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/json_input.hpp"
 #include "input_error_of.hpp"
 
+// Counts the allocations made while `counting` is set: releasing a parsed document must not
+// allocate (nlohmann's destructor does, and aborts when that fails near a memory cap).
+static std::atomic<bool> counting{false};
+static std::atomic<long> allocations{0};
+void* operator new(std::size_t n) {
+  if (counting) ++allocations;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  if (counting) ++allocations;
+  return std::malloc(n ? n : 1);
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+
 namespace gpusizer {
 namespace {
+
+TEST(JsonInput, ReleaseEmptiesADocumentWithoutAllocating) {
+  // 100 000 empty objects in an array (nlohmann's destructor would reserve 1.6 MB for them),
+  // nested containers and strings.
+  std::string text = "{\"wide\": [";
+  for (int i = 0; i < 100000; ++i) text += i ? ",{}" : "{}";
+  text += R"(], "deep": [[[{"a": [1, "two", {"b": null}]}]]], "s": "a long string value here"})";
+  nlohmann::json doc = JsonInput::parse_text(text, "wide.json");
+  ASSERT_EQ(doc["wide"].size(), 100000u);
+  allocations = 0;
+  counting = true;
+  JsonInput::release(doc);
+  counting = false;
+  EXPECT_EQ(allocations.load(), 0);
+  EXPECT_TRUE(doc.is_null());
+}
 
 TEST(JsonInput, NamesFileAndPointerOnWrongType) {
   auto doc = nlohmann::json::parse(R"({"records": [{"value": "fast"}]})");

@@ -104,6 +104,24 @@ nlohmann::json JsonInput::parse_text(std::string_view text, const std::string& s
   }
 }
 
+void JsonInput::release(nlohmann::json& doc) noexcept {
+  if (doc.is_array()) {
+    auto& items = doc.get_ref<nlohmann::json::array_t&>();
+    while (!items.empty()) {
+      release(items.back());
+      items.pop_back();
+    }
+  } else if (doc.is_object()) {
+    auto& members = doc.get_ref<nlohmann::json::object_t&>();
+    while (!members.empty()) {
+      auto last = std::prev(members.end());
+      release(last->second);
+      members.erase(last);
+    }
+  }
+  doc = nullptr;
+}
+
 JsonInput::JsonInput(const nlohmann::json& value, std::string source, std::string pointer)
     : value_(&value), source_(std::move(source)), pointer_(std::move(pointer)) {}
 

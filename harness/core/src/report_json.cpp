@@ -504,7 +504,14 @@ Report report_from_json(const JsonInput& in) {
 
 Report load_report_text(std::string_view text, const std::string& source) {
   json doc = JsonInput::parse_text(text, source);
-  Report report = report_from_json(JsonInput(doc, source));
+  Report report;
+  try {
+    report = report_from_json(JsonInput(doc, source));
+  } catch (...) {
+    JsonInput::release(doc);  // a large rejected document must not abort on its way out
+    throw;
+  }
+  JsonInput::release(doc);
   flag_implausible_records(report);
   return report;
 }

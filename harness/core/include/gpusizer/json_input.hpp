@@ -32,6 +32,11 @@ class JsonInput {
   // refer to it.
   static nlohmann::json parse_file(const std::filesystem::path& file, const InputKind& kind);
   static nlohmann::json parse_text(std::string_view text, const std::string& source);
+  // Empties `doc` leaf first, without allocating: nlohmann's own destructor reserves a stack as
+  // large as the widest container (90 MB for 5.6 million objects), which throws bad_alloc from
+  // a noexcept destructor — an abort — when a large document is dropped near a memory cap.
+  // Recursion is bounded by the depth limit that parse_text enforces.
+  static void release(nlohmann::json& doc) noexcept;
 
   JsonInput(const nlohmann::json& value, std::string source, std::string pointer = "");
 
