@@ -64,7 +64,8 @@ std::string format_parameters(const nlohmann::json& parameters) {
   return out;
 }
 
-void print_targets(const std::vector<Target>& targets, std::ostream& out, TextFormat format) {
+void print_targets(const std::vector<Target>& targets, std::ostream& out, TextFormat format,
+                   std::optional<std::size_t> columns) {
   if (format == TextFormat::json) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& t : targets) j.push_back(to_json(t));
@@ -72,6 +73,9 @@ void print_targets(const std::vector<Target>& targets, std::ostream& out, TextFo
     return;
   }
   Table table({"id", "kind", "name", "memory", "details"});
+  table.shrinkable(2);
+  table.shrinkable(4);
+  table.fit_width(columns);
   for (const auto& t : targets) {
     std::string details;
     const auto& a = t.attributes;
@@ -97,7 +101,8 @@ void print_targets(const std::vector<Target>& targets, std::ostream& out, TextFo
   table.render(out, format);
 }
 
-void print_report(const Report& report, std::ostream& out, TextFormat format) {
+void print_report(const Report& report, std::ostream& out, TextFormat format,
+                  std::optional<std::size_t> columns) {
   if (format == TextFormat::json) {
     out << json_for_terminal(to_json(report)) << "\n";
     return;
@@ -108,6 +113,8 @@ void print_report(const Report& report, std::ostream& out, TextFormat format) {
   table.right_align(4);
   table.right_align(6);
   table.right_align(7);
+  for (std::size_t c : {0u, 1u, 2u, 8u}) table.shrinkable(c);  // never a figure
+  table.fit_width(columns);
   for (const auto& r : report.records) {
     std::string result, cv, power, energy;
     if (r.status == "skipped" || r.status == "error") {

@@ -19,8 +19,11 @@ std::string format_value(double value, const std::string& unit);
 // Short "key=value" rendering of a record's parameters (bytes in KiB/MiB/GiB).
 std::string format_parameters(const nlohmann::json& parameters);
 
-void print_targets(const std::vector<Target>& targets, std::ostream& out, TextFormat format);
-void print_report(const Report& report, std::ostream& out, TextFormat format);
+// `columns`: the width the text table must fit (terminal_columns(), terminal.hpp); nullopt: any.
+void print_targets(const std::vector<Target>& targets, std::ostream& out, TextFormat format,
+                   std::optional<std::size_t> columns = std::nullopt);
+void print_report(const Report& report, std::ostream& out, TextFormat format,
+                  std::optional<std::size_t> columns = std::nullopt);
 
 struct NamedReport {
   std::string name;  // file name as given
