@@ -41,6 +41,8 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
   r.parameters = c.parameters;
   r.started_at = o.started_at;
   r.duration_seconds = o.duration_seconds;
+  if (o.load_average_start && o.load_average_end)
+    r.load_average = LoadAverage{*o.load_average_start, *o.load_average_end};
   r.repetitions = static_cast<int>(std::max<std::size_t>(1, o.repetitions.size()));
   r.details = o.details;
   if (!o.repetitions_capped.empty()) r.details["repetitions_capped"] = o.repetitions_capped;

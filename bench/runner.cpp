@@ -325,6 +325,7 @@ RunResult run_suite(const RunOptions& options, Report report, TelemetryProvider*
 
     CaseOutcome outcome;
     outcome.started_at = now_iso8601_utc();
+    outcome.load_average_start = load_average_1min();
     const int repetitions = repetitions_for_case(requested_repetitions, left_before,
                                                  c.estimated_seconds, outcome.repetitions_capped);
     if (const auto it = report.target_telemetry.find(c.targets.front());
@@ -419,6 +420,7 @@ RunResult run_suite(const RunOptions& options, Report report, TelemetryProvider*
     }
     workload.reset();  // release device memory before the next case
     outcome.duration_seconds = std::chrono::duration<double>(Clock::now() - case_start).count();
+    outcome.load_average_end = load_average_1min();
     spent_seconds += outcome.duration_seconds;
     estimated_done += c.estimated_seconds;
 

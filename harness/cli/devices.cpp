@@ -11,6 +11,7 @@
 #include "gpusizer/table.hpp"
 #include "gpusizer/telemetry/device_selection.hpp"
 #include "gpusizer/telemetry/nvml_inventory.hpp"
+#include "gpusizer/terminal.hpp"
 #include "gpusizer/text.hpp"
 
 namespace gpusizer::cli {
@@ -71,7 +72,7 @@ void register_devices(CLI::App& app, Action& action) {
         std::cout << json_for_terminal(j) << "\n";
         return 0;
       }
-      print_targets(targets, std::cout, TextFormat::table);
+      print_targets(targets, std::cout, TextFormat::table, terminal_columns());
       const auto e = [](const std::string& text) { return escape_control(text); };
       if (selection.parent_measures_gpus && !d.gpu_unavailable_reason.empty()) {
         std::cout << "0 GPUs: " << e(d.gpu_unavailable_reason) << "\n";

@@ -7,6 +7,7 @@
 #include "gpusizer/printers.hpp"
 #include "gpusizer/report_io.hpp"
 #include "gpusizer/report_page.hpp"
+#include "gpusizer/terminal.hpp"
 
 namespace gpusizer::cli {
 
@@ -27,7 +28,7 @@ void register_show(CLI::App& app, Action& action) {
         print_report_page(report, {*file, sha256_hex(bytes.str())}, std::cout);
         return 0;
       }
-      print_report(report, std::cout, f);
+      print_report(report, std::cout, f, terminal_columns());
       return 0;
     };
   });

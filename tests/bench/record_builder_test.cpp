@@ -77,6 +77,23 @@ TEST(RecordBuilder, TheWorkloadsOwnFlagsAreKept) {
   EXPECT_NE(std::find(r.flags.begin(), r.flags.end(), "io_directory_in_memory"), r.flags.end());
 }
 
+TEST(RecordBuilder, LoadAverageAtStartAndEndWhenBothWereRead) {
+  CaseOutcome o = triad_outcome();
+  o.load_average_start = 0.52;
+  o.load_average_end = 1.75;
+  const Record r = build_record(triad_case(), o, SamplingPolicy{});
+  ASSERT_TRUE(r.load_average);
+  EXPECT_EQ(r.load_average->start, 0.52);
+  EXPECT_EQ(r.load_average->end, 1.75);
+  o.load_average_end.reset();  // /proc/loadavg unreadable at the end: no half figure
+  EXPECT_FALSE(build_record(triad_case(), o, SamplingPolicy{}).load_average);
+  o = triad_outcome();
+  o.skipped_reason = "not here";
+  o.load_average_start = 0.1;
+  o.load_average_end = 0.2;
+  EXPECT_TRUE(build_record(triad_case(), o, SamplingPolicy{}).load_average);  // skipped too
+}
+
 TEST(RecordBuilder, EnergyPerOpAndWorkPerJouleFromTelemetry) {
   CaseOutcome o = triad_outcome();
   TelemetryWindow w;

@@ -2,6 +2,7 @@
 set -euo pipefail
 GPUSIZER=$1
 SRC=$2
+unset COLUMNS  # tables at their full width (terminal.hpp), whatever the caller's terminal
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"

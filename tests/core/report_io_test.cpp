@@ -89,6 +89,7 @@ Report sample_report() {
   rec.flags = {"throttled"};
   rec.started_at = "2026-11-30T10:00:01.000Z";
   rec.duration_seconds = 0.5;
+  rec.load_average = LoadAverage{0.52, 1.75};
   Record skipped;
   skipped.id = "gemm/fp8_e4m3/cpu/square";
   skipped.family = "gemm";
@@ -132,6 +133,10 @@ TEST(ReportIo, RoundTripsEveryField) {
   EXPECT_EQ(j["records"][0]["telemetry"]["memory_errors_during_run"], true);
   EXPECT_EQ(back.targets[2].parent.value(), "gpu0");
   EXPECT_EQ(back.host.instance_type->value, "p5.48xlarge");
+  EXPECT_EQ(j["records"][0]["load_average"], (nlohmann::json{{"start", 0.52}, {"end", 1.75}}));
+  EXPECT_EQ(back.records[0].load_average->end, 1.75);
+  EXPECT_FALSE(j["records"][1].contains("load_average"));  // not read: absent, not zero
+  EXPECT_FALSE(back.records[1].load_average);
 }
 
 TEST(ReportIo, RejectsUnknownSchemaVersion) {
@@ -163,6 +168,13 @@ TEST(ReportIo, RejectsBadRecords) {
   j["targets"][2].erase("parent");
   EXPECT_EQ(load_error(j.dump()),
             "r.json: /targets/2: a target of kind \"mig\" needs \"parent\" and \"mig_profile\"");
+  j = to_json(sample_report());
+  j["records"][0]["load_average"]["start"] = -0.5;
+  EXPECT_EQ(load_error(j.dump()),
+            "r.json: /records/0/load_average/start: expected a non-negative number, got -0.5");
+  j = to_json(sample_report());
+  j["records"][0]["load_average"].erase("end");
+  EXPECT_EQ(load_error(j.dump()), "r.json: /records/0/load_average/end: missing required field");
   EXPECT_EQ(load_error("[1, 2]"),
             "r.json: /: expected a gpusizer report (a JSON object), got an array");
 }

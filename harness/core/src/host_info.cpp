@@ -112,6 +112,21 @@ std::string sysfs_root() {
   return root ? root : "";
 }
 
+std::optional<double> parse_load_average(const std::string& loadavg_text) {
+  std::istringstream in(loadavg_text);
+  std::string first;
+  if (!(in >> first)) return std::nullopt;
+  if (first.find_first_not_of("0123456789.") != std::string::npos) return std::nullopt;
+  std::istringstream number(first);
+  double value = 0;
+  if (!(number >> value) || !number.eof() || !(value >= 0)) return std::nullopt;
+  return value;
+}
+
+std::optional<double> load_average_1min() {
+  return parse_load_average(read_first_line(sysfs_root() + "/proc/loadavg"));
+}
+
 ToolInfo current_tool() {
   return ToolInfo{"gpusizer", GPUSIZER_VERSION, detail::build_git_revision()};
 }

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <map>
 
 #include "gpusizer/fleet.hpp"
 #include "gpusizer/plausibility.hpp"
@@ -64,7 +63,8 @@ std::string format_parameters(const nlohmann::json& parameters) {
   return out;
 }
 
-void print_targets(const std::vector<Target>& targets, std::ostream& out, TextFormat format) {
+void print_targets(const std::vector<Target>& targets, std::ostream& out, TextFormat format,
+                   std::optional<std::size_t> columns) {
   if (format == TextFormat::json) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& t : targets) j.push_back(to_json(t));
@@ -72,6 +72,9 @@ void print_targets(const std::vector<Target>& targets, std::ostream& out, TextFo
     return;
   }
   Table table({"id", "kind", "name", "memory", "details"});
+  table.shrinkable(2);
+  table.shrinkable(4);
+  table.fit_width(columns);
   for (const auto& t : targets) {
     std::string details;
     const auto& a = t.attributes;
@@ -97,7 +100,8 @@ void print_targets(const std::vector<Target>& targets, std::ostream& out, TextFo
   table.render(out, format);
 }
 
-void print_report(const Report& report, std::ostream& out, TextFormat format) {
+void print_report(const Report& report, std::ostream& out, TextFormat format,
+                  std::optional<std::size_t> columns) {
   if (format == TextFormat::json) {
     out << json_for_terminal(to_json(report)) << "\n";
     return;
@@ -108,6 +112,8 @@ void print_report(const Report& report, std::ostream& out, TextFormat format) {
   table.right_align(4);
   table.right_align(6);
   table.right_align(7);
+  for (std::size_t c : {0u, 1u, 2u, 8u}) table.shrinkable(c);  // never a figure
+  table.fit_width(columns);
   for (const auto& r : report.records) {
     std::string result, cv, power, energy;
     if (r.status == "skipped" || r.status == "error") {
@@ -146,86 +152,6 @@ void print_report(const Report& report, std::ostream& out, TextFormat format) {
     if (is_implausible(r) && why != r.details.end())
       out << "implausible: " << e(r.id) << ": " << e(why->second) << "\n";
   }
-}
-
-std::vector<ComparisonRow> compare_reports(const std::vector<NamedReport>& reports) {
-  std::vector<ComparisonRow> rows;
-  std::map<std::string, std::size_t> row_of;
-  for (const auto& nr : reports) {
-    for (const auto& r : nr.report.records) {
-      if (row_of.emplace(r.id, rows.size()).second) rows.push_back({&r, "", {}});
-    }
-  }
-  for (auto& row : rows) {
-    for (std::size_t i = 0; i < reports.size(); ++i) {
-      ComparedValue v;
-      v.record = reports[i].report.find_record(row.first->id);
-      const Record* r = v.record;
-      if (r && (r->status == "ok" || r->status == "failed") && !r->metrics.empty()) {
-        v.value = r->metrics.front().value;
-        row.unit = r->metrics.front().unit;
-      }
-      const std::optional<double> base = i > 0 ? row.values.front().value : std::nullopt;
-      if (base && v.value && *base > 0) v.ratio_to_first = *v.value / *base;
-      row.values.push_back(v);
-    }
-  }
-  return rows;
-}
-
-void print_comparison(const std::vector<NamedReport>& reports, std::ostream& out,
-                      TextFormat format) {
-  const std::vector<ComparisonRow> rows = compare_reports(reports);
-  if (format == TextFormat::json) {
-    nlohmann::json list = nlohmann::json::array();
-    for (const auto& row : rows) {
-      nlohmann::json j{{"id", row.first->id}, {"values", nlohmann::json::array()}};
-      for (std::size_t i = 0; i < reports.size(); ++i) {
-        const ComparedValue& v = row.values[i];
-        if (v.value) {
-          const Metric& m = v.record->metrics.front();
-          j["values"].push_back({{"report", reports[i].name},
-                                 {"metric", m.name},
-                                 {"value", m.value},
-                                 {"unit", m.unit},
-                                 {"status", v.record->status},
-                                 {"implausible", is_implausible(*v.record)}});
-        } else {
-          j["values"].push_back({{"report", reports[i].name}, {"value", nullptr}});
-        }
-      }
-      list.push_back(j);
-    }
-    out << json_for_terminal(list) << "\n";
-    return;
-  }
-  std::vector<std::string> headers{"benchmark", "parameters", "unit"};
-  for (std::size_t i = 0; i < reports.size(); ++i) {
-    headers.push_back(reports[i].name);
-    if (i > 0) headers.push_back("ratio " + std::to_string(i + 1) + "/1");
-  }
-  Table table(headers);
-  for (std::size_t c = 3; c < headers.size(); ++c) table.right_align(c);
-  for (const auto& row : rows) {
-    const Record& first = *row.first;
-    std::vector<std::string> cells{first.family + "/" + first.operation + " " + first.target,
-                                   format_parameters(first.parameters), row.unit};
-    for (std::size_t i = 0; i < reports.size(); ++i) {
-      const ComparedValue& v = row.values[i];
-      std::string cell = "-";
-      if (v.value) {
-        cell = format_value(*v.value, v.record->metrics.front().unit);
-        if (v.record->status == "failed") cell += " (FAILED)";
-        if (is_implausible(*v.record)) cell += " (IMPLAUSIBLE)";
-      } else if (v.record) {
-        cell = v.record->status;
-      }
-      cells.push_back(cell);
-      if (i > 0) cells.push_back(v.ratio_to_first ? fixed(*v.ratio_to_first, 3) : "-");
-    }
-    table.add_row(cells);
-  }
-  table.render(out, format);
 }
 
 }  // namespace gpusizer

@@ -293,14 +293,17 @@ json to_json(const Record& r) {
   j["duration_seconds"] = r.duration_seconds;
   j["repetitions"] = r.repetitions;
   if (!r.mode.empty()) j["mode"] = r.mode;
+  if (r.load_average)
+    j["load_average"] = {{"start", r.load_average->start}, {"end", r.load_average->end}};
   return j;
 }
 
 Record record_from_json(const JsonInput& in) {
-  in.allow_only({"id",        "family",     "operation",        "target",       "status",
-                 "reason",    "parameters", "metrics",          "bytes_per_op", "flops_per_op",
-                 "work_rule", "timing",     "verification",     "details",      "telemetry",
-                 "flags",     "started_at", "duration_seconds", "repetitions",  "mode"});
+  in.allow_only({"id",          "family",     "operation",        "target",       "status",
+                 "reason",      "parameters", "metrics",          "bytes_per_op", "flops_per_op",
+                 "work_rule",   "timing",     "verification",     "details",      "telemetry",
+                 "flags",       "started_at", "duration_seconds", "repetitions",  "mode",
+                 "load_average"});
   Record r;
   r.id = in.at("id").non_empty_string();
   r.family = in.at("family").one_of(kRecordFamilies);
@@ -350,6 +353,10 @@ Record record_from_json(const JsonInput& in) {
   r.duration_seconds = in.at("duration_seconds").non_negative();
   if (auto rep = in.find("repetitions")) r.repetitions = static_cast<int>(rep->count());
   r.mode = in.optional_string("mode").value_or("");
+  if (auto load = in.find("load_average")) {
+    load->allow_only({"start", "end"});
+    r.load_average = LoadAverage{load->at("start").non_negative(), load->at("end").non_negative()};
+  }
   return r;
 }
 

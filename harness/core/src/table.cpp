@@ -17,6 +17,18 @@ std::size_t display_width(const std::string& s) {
   return n;
 }
 
+// The first `width` display columns of s: cut to width - 1 code points and "…" when longer.
+std::string cut_to_width(const std::string& s, std::size_t width) {
+  if (display_width(s) <= width) return s;
+  std::size_t kept = 0;
+  std::size_t end = 0;
+  for (; end < s.size(); ++end) {
+    const auto c = static_cast<unsigned char>(s[end]);
+    if ((c & 0xC0) != 0x80 && kept++ == width - 1) break;
+  }
+  return s.substr(0, end) + "\xe2\x80\xa6";  // U+2026 HORIZONTAL ELLIPSIS
+}
+
 std::string md_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -80,6 +92,41 @@ void Table::right_align(std::size_t column) {
   if (column < right_.size()) right_[column] = true;
 }
 
+void Table::shrinkable(std::size_t column) {
+  if (shrinkable_.size() < headers_.size()) shrinkable_.resize(headers_.size(), false);
+  if (column < shrinkable_.size()) shrinkable_[column] = true;
+}
+
+// Narrows the widest shrinkable column, one display column at a time, until the line fits
+// `limit` or nothing can shrink further; returns the widths the cells must be cut to.
+std::vector<std::size_t> Table::fitted_widths(std::vector<std::size_t> width, std::size_t limit,
+                                              const std::vector<std::string>& headers) const {
+  const std::size_t cols = width.size();
+  const bool marked = std::find(shrinkable_.begin(), shrinkable_.end(), true) != shrinkable_.end();
+  std::vector<std::size_t> floor(cols, 0);
+  std::vector<bool> may(cols, false);
+  for (std::size_t c = 0; c < cols; ++c) {
+    const bool right = c < right_.size() && right_[c];
+    may[c] = marked ? c < shrinkable_.size() && shrinkable_[c] : !right;
+    floor[c] =
+        std::min(width[c], std::max<std::size_t>(kMinShrunkWidth, display_width(headers[c])));
+  }
+  // The separators: two spaces between columns, and after the last one when padded.
+  const std::size_t separators = 2 * (cols - 1) + (layout_ == TableLayout::padded ? 2 : 0);
+  std::size_t total = separators;
+  for (std::size_t w : width) total += w;
+  while (total > limit) {
+    std::size_t widest = cols;
+    for (std::size_t c = 0; c < cols; ++c) {
+      if (may[c] && width[c] > floor[c] && (widest == cols || width[c] > width[widest])) widest = c;
+    }
+    if (widest == cols) break;  // too many columns for the width: it runs over
+    --width[widest];
+    --total;
+  }
+  return width;
+}
+
 void Table::render(std::ostream& out, TextFormat format) const {
   const std::size_t cols = headers_.size();
   // Escaped once, before the format's own quoting: no raw control byte in any format.
@@ -122,6 +169,12 @@ void Table::render(std::ostream& out, TextFormat format) const {
   std::vector<std::size_t> width(cols, 0);
   for (const auto& line : lines) {
     for (std::size_t c = 0; c < cols; ++c) width[c] = std::max(width[c], display_width(line[c]));
+  }
+  if (max_width_ && !md && cols > 0) {
+    width = fitted_widths(width, *max_width_, lines.front());
+    for (auto& line : lines) {
+      for (std::size_t c = 0; c < cols; ++c) line[c] = cut_to_width(line[c], width[c]);
+    }
   }
   auto write = [&](const std::vector<std::string>& cells) {
     if (md) out << (padded ? "| " : "|");

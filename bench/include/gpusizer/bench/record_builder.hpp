@@ -34,6 +34,9 @@ struct CaseOutcome {
   std::optional<std::string> error;
   std::string started_at;
   double duration_seconds = 0;
+  // The machine's 1-minute load average when the case started and ended (record load_average).
+  std::optional<double> load_average_start;
+  std::optional<double> load_average_end;
   // Why sampling or repetitions stopped before the policy said so (a stop signal, the deadline):
   // the record is flagged kCutShortFlag and says this in details["cut_short"]. "" when not.
   std::string cut_short;

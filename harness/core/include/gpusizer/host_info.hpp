@@ -19,6 +19,12 @@ Target cpu_target();
 // is Amazon EC2. Reads local files only; no network.
 std::optional<InstanceType> detect_instance_type_dmi();
 
+// The 1-minute load average from /proc/loadavg; nullopt when it cannot be read.
+std::optional<double> load_average_1min();
+// The first field of /proc/loadavg's text ("0.52 0.58 0.59 2/1109 12345"): nullopt when it is
+// not a non-negative number.
+std::optional<double> parse_load_average(const std::string& loadavg_text);
+
 // Root of /proc and /sys, overridable for tests (GPUSIZER_SYSFS_ROOT).
 std::string sysfs_root();
 

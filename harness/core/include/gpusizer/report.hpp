@@ -93,6 +93,13 @@ struct Timing {
   std::string stop_reason;
 };
 
+// The machine's 1-minute load average (/proc/loadavg) when a benchmark started and ended: what
+// else was running, to explain a noisy result. Includes the benchmark's own threads at the end.
+struct LoadAverage {
+  double start = 0;
+  double end = 0;
+};
+
 struct Record {
   std::string id;         // unique key in a report: the Google Benchmark name
   std::string family;     // one of kRecordFamilies
@@ -114,6 +121,7 @@ struct Record {
   double duration_seconds = 0;     // wall time including set-up and verification
   int repetitions = 1;             // Google Benchmark repetitions of the whole measurement
   std::string mode;                // MIG: "isolated" | "concurrent"; empty otherwise
+  std::optional<LoadAverage> load_average;  // absent where /proc/loadavg cannot be read
 
   const Metric* metric(const std::string& name) const;
 };

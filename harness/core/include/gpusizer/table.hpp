@@ -4,6 +4,7 @@
 // input file never reaches the terminal raw, whatever the format.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -27,13 +28,28 @@ class Table {
   void add_row(std::vector<std::string> cells);
   // Numeric columns are right-aligned in the text rendering.
   void right_align(std::size_t column);
+  // Text rendering only: lay the table out in at most `columns` display columns (a terminal's
+  // width, terminal.hpp) by cutting the cells of the widest shrinkable column to fit, ending
+  // them with "…"; nullopt: no limit. Shrinkable are the columns marked so, else every
+  // left-aligned one. None is cut below its header or 8 columns, so a table with too many
+  // columns for the width still runs over it.
+  void fit_width(std::optional<std::size_t> columns) { max_width_ = columns; }
+  void shrinkable(std::size_t column);
   void render(std::ostream& out, TextFormat format) const;
   std::size_t rows() const { return rows_.size(); }
 
+  // The narrowest a shrinkable column gets (unless its header is wider).
+  static constexpr std::size_t kMinShrunkWidth = 8;
+
  private:
+  std::vector<std::size_t> fitted_widths(std::vector<std::size_t> width, std::size_t limit,
+                                         const std::vector<std::string>& headers) const;
+
   std::vector<std::string> headers_;
   std::vector<std::vector<std::string>> rows_;
   std::vector<bool> right_;
+  std::vector<bool> shrinkable_;
+  std::optional<std::size_t> max_width_;
   TableLayout layout_;
 };
 
