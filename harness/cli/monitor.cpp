@@ -23,6 +23,8 @@ struct MonitorFlags {
   std::string idle_grace = "5m";
   double idle_utilization = 5;
   double idle_memory_activity = 5;
+  double idle_mig_memory_mib = 1024;
+  bool no_hostname = false;
   std::string on_idle;
   bool dry_run = true;
 };
@@ -45,6 +47,8 @@ telemetry::MonitorOptions to_options(const MonitorFlags& f) {
   o.idle.grace_seconds = duration_or_zero(f.idle_grace, "--idle-grace");
   o.idle.max_utilization_percent = f.idle_utilization;
   o.idle.max_memory_activity_percent = f.idle_memory_activity;
+  o.idle.max_mig_memory_used_mib = f.idle_mig_memory_mib;
+  o.omit_hostname = f.no_hostname;
   o.on_idle_command = f.on_idle;
   o.dry_run = f.dry_run;
   o.names = f.names;
@@ -73,7 +77,8 @@ void register_monitor(CLI::App& app, std::function<int()>& action) {
   CLI::App* sub = app.add_subcommand(
       "monitor",
       "Sample every GPU's NVML metrics (utilization, power, energy, clocks, temperature, "
-      "throttle reasons) continuously, as CloudWatch EMF lines or Prometheus text");
+      "throttle reasons; memory per MIG slice) continuously, as CloudWatch EMF lines or "
+      "Prometheus text");
   sub->add_option("--format", flags->format, "emf | prometheus")
       ->check(CLI::IsMember({"emf", "prometheus"}))
       ->capture_default_str();
@@ -93,9 +98,9 @@ void register_monitor(CLI::App& app, std::function<int()>& action) {
   sub->add_option("--namespace", flags->emf_namespace,
                   "CloudWatch namespace (EMF; default gpusizer, CWAgent with --names cloudwatch)");
   sub->add_option("--idle-after", flags->idle_after,
-                  "release idle GPUs: when every GPU's utilization and memory activity stay "
-                  "under the thresholds this long (e.g. 20m), log why, run --on-idle once and "
-                  "exit 3 (4 if the command failed); 0 = never")
+                  "release idle GPUs: when every GPU's (every MIG slice's) utilization and memory "
+                  "activity stay under the thresholds this long (e.g. 20m), log why, run "
+                  "--on-idle once and exit 3 (4 if the command failed); 0 = never")
       ->capture_default_str();
   sub->add_option("--on-idle", flags->on_idle,
                   "command to run once when idle (/bin/sh -c), e.g. a stop or scale-in command; "
@@ -111,6 +116,13 @@ void register_monitor(CLI::App& app, std::function<int()>& action) {
   sub->add_option("--idle-memory-activity", flags->idle_memory_activity,
                   "idle: NVML utilization.memory (memory activity) below this percentage")
       ->capture_default_str();
+  sub->add_option("--idle-mig-memory", flags->idle_mig_memory_mib,
+                  "idle: a MIG slice without NVML utilization (most drivers) counts as idle "
+                  "while its memory used is below this many MiB")
+      ->capture_default_str();
+  sub->add_flag("--no-hostname", flags->no_hostname,
+                "leave the host out of dimensions and labels (the CloudWatch agent's "
+                "omit_hostname, as with append_dimensions; dcgm-exporter's --no-hostname)");
   sub->add_option("--dimension", flags->dimensions,
                   "extra KEY=VALUE dimension (EMF) / label (Prometheus); repeatable");
   sub->callback([flags, &action] {

@@ -61,8 +61,8 @@ for line in open("prom.txt"):
         name = line.split()[2]
         assert name not in typed, f"duplicate TYPE {name}"
         typed.add(name)
-    elif line.startswith("# HELP ") or not line:
-        continue
+    elif line.startswith("# ") or not line:
+        continue  # HELP, or gpusizer's comment on what a series cannot give
     else:
         m = re.fullmatch(r'([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (\S+)', line)
         assert m, line
@@ -70,5 +70,9 @@ for line in open("prom.txt"):
         assert m.group(1) in typed, f"sample before its TYPE: {line}"
         seen.add(m.group(1))
 assert "gpusizer_utilization_gpu_percent" in seen and "gpusizer_power_watts" in seen, seen
+# A series per MIG slice, labelled as dcgm-exporter labels them.
+text = open("prom.txt").read()
+for p, gi in (("3g.71gb", 1), ("2g.35gb", 5), ("1g.18gb", 13), ("1g.18gb", 14)):
+    assert f'GPU_I_PROFILE="{p}",GPU_I_ID="{gi}"}} ' in text, (p, gi)
 PY
 echo "mig_fake: ok"

@@ -18,9 +18,12 @@
 //              "remapped_rows": [[t, corrected, uncorrected, pending, failure], ...],
 //              "retired_pages": [[t, multiple_sbe_count, dbe_count, pending], ...]
 //                (piecewise constant from t on; absent: zero rows/pages, nothing pending),
+//              "pci_bus_id": "00000000:53:00.0" (default 00000000:<0x18 + 0x10 x index>:00.0),
 //              "mig": {"current": 1, "pending": 1, "max_devices": 7,
 //                      "devices": [{"slot", "uuid", "gi", "ci", "profile", "sm_count",
-//                                   "memory_mb", "gi_slices", "ci_slices", "name_has_profile"}]},
+//                                   "memory_mb", "gi_slices", "ci_slices", "name_has_profile",
+//                                   "utilization": false (true: answers with its own traces),
+//                                   "trace": {"fb_used_mib" | "gpu_util" | "mem_util": ...}}]},
 //              "mig_enumeration_error": "NO_PERMISSION"}]}
 //   mig_enumeration_error: nvmlDeviceGetMigDeviceHandleByIndex returns that error for every slot
 //     (populated or empty), as in a pod without MIG monitoring rights; without it an empty slot
@@ -52,6 +55,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -385,22 +389,39 @@ nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t d, unsigned int* lim
   return nvmlDeviceGetEnforcedPowerLimit(d, limit);
 }
 
+// On a MIG device handle: NOT_SUPPORTED, as most drivers, unless the slice says
+// "utilization": true (then its own gpu_util/mem_util traces).
 nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t* u) {
   if (auto rc = check(d, "nvmlDeviceGetUtilizationRates")) return rc;
+  const json* mig = mig_of(d);
+  if (mig && !mig->value("utilization", false)) return NVML_ERROR_NOT_SUPPORTED;
+  const json& source = mig ? *mig : gpu_of(d);
   const double t = now_seconds();
-  u->gpu = static_cast<unsigned int>(trace_at(gpu_of(d), "gpu_util", t));
-  u->memory = static_cast<unsigned int>(trace_at(gpu_of(d), "mem_util", t));
+  u->gpu = static_cast<unsigned int>(trace_at(source, "gpu_util", t));
+  u->memory = static_cast<unsigned int>(trace_at(source, "mem_util", t));
   return NVML_SUCCESS;
 }
 
+// On a MIG device handle: the slice's own memory (its memory_mb, its fb_used_mib trace).
 nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t* m) {
   if (auto rc = check(d, "nvmlDeviceGetMemoryInfo")) return rc;
   constexpr unsigned long long kMiB = 1ULL << 20;
-  m->total = gpu_of(d).value("memory_mb", 143771ULL) * kMiB;
-  m->used =
-      static_cast<unsigned long long>(trace_at(gpu_of(d), "fb_used_mib", now_seconds())) * kMiB;
+  const json* mig = mig_of(d);
+  const json& source = mig ? *mig : gpu_of(d);
+  m->total = source.value("memory_mb", 143771ULL) * kMiB;
+  m->used = static_cast<unsigned long long>(trace_at(source, "fb_used_mib", now_seconds())) * kMiB;
   m->free = m->total > m->used ? m->total - m->used : 0;
   return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t* pci) {
+  if (auto rc = check(d, "nvmlDeviceGetPciInfo_v3")) return rc;
+  if (!pci) return NVML_ERROR_INVALID_ARGUMENT;
+  *pci = nvmlPciInfo_t{};
+  char made_up[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
+  std::snprintf(made_up, sizeof made_up, "00000000:%02X:00.0", 0x18 + 0x10 * d->gpu);
+  return copy_string(gpu_of(d).value("pci_bus_id", std::string(made_up)), pci->busId,
+                     sizeof pci->busId);
 }
 
 nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, nvmlClockType_t type, unsigned int* mhz) {

@@ -7,7 +7,7 @@ namespace gpusizer::telemetry {
 namespace {
 
 IdleReading gpu(const char* name, double util, double mem) {
-  return IdleReading{name, util, mem};
+  return IdleReading{name, util, mem, false, std::nullopt};
 }
 
 IdlePolicy policy(double idle_after, double grace) {
@@ -70,11 +70,66 @@ TEST(IdleWatch, ThresholdsAreStrict) {
 TEST(IdleWatch, AnUnknownReadingIsNeverIdle) {
   IdleWatch w(policy(10, 0));
   for (int t = 0; t <= 100; t += 10) {
-    EXPECT_FALSE(w.update(t, {gpu("GPU 0", 0, 0), IdleReading{"GPU 1 (MIG)", std::nullopt, 0}}));
+    EXPECT_FALSE(w.update(
+        t, {gpu("GPU 0", 0, 0), IdleReading{"GPU 1 (MIG)", std::nullopt, 0, false, std::nullopt}}));
     EXPECT_NE(w.undecidable().find("GPU 1 (MIG)"), std::string::npos);
   }
   EXPECT_FALSE(w.update(110, {}));  // no GPU left (all lost): not idle either
   EXPECT_EQ(w.undecidable(), "no GPU gave a reading");
+}
+
+IdleReading slice(const char* name, std::optional<double> memory_used_mib) {
+  return IdleReading{name, std::nullopt, std::nullopt, true, memory_used_mib};
+}
+
+// A MIG GPU is idle only when every slice is: a slice without utilization (most drivers) is
+// judged by its memory used, strictly under --idle-mig-memory (default 1024 MiB).
+TEST(IdleWatch, MigSlicesWithoutUtilizationAreJudgedByMemoryUsed) {
+  IdlePolicy p = policy(20, 0);
+  EXPECT_EQ(p.max_mig_memory_used_mib, 1024);
+  IdleWatch w(p);
+  std::vector<double> fired;
+  for (int t = 0; t <= 200; t += 10) {
+    const bool loaded = t < 100;  // one slice holds a model until t = 100, the other is empty
+    auto d = w.update(t, {gpu("GPU 1", 0, 0), slice("GPU 0 MIG 3g GI 1", loaded ? 20000 : 13),
+                          slice("GPU 0 MIG 1g GI 13", 1023.9)});
+    if (d) {
+      fired.push_back(t);
+      EXPECT_EQ(d->idle_since_seconds, 100);
+      EXPECT_NE(d->reason.find("all 1 GPU(s) and 2 MIG slice(s) idle"), std::string::npos)
+          << d->reason;
+      EXPECT_NE(d->reason.find("2 MIG slice(s) without utilization: memory used < 1024 MiB"),
+                std::string::npos)
+          << d->reason;
+    }
+  }
+  EXPECT_EQ(fired, std::vector<double>{120});
+  // At the threshold is not under it.
+  IdleWatch at(p);
+  for (int t = 0; t <= 100; t += 10) EXPECT_FALSE(at.update(t, {slice("s", 1024)})) << t;
+  // Only slices (the machine's one GPU is in MIG mode): said so.
+  IdleWatch only(policy(10, 0));
+  EXPECT_FALSE(only.update(0, {slice("a", 1), slice("b", 2)}));
+  auto d = only.update(10, {slice("a", 1), slice("b", 2)});
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->reason.rfind("all 2 MIG slice(s) idle", 0), 0u) << d->reason;
+}
+
+// A slice with utilization (a driver that gives it) is judged by utilization like a GPU, even
+// with memory in use; a slice with neither figure cannot be called idle.
+TEST(IdleWatch, MigSliceUtilizationWinsAndNoFigureIsUndecidable) {
+  IdleWatch w(policy(10, 0));
+  const IdleReading busy{"GPU 0 MIG 1g GI 13", 80, 10, true, 100};
+  for (int t = 0; t <= 50; t += 10) EXPECT_FALSE(w.update(t, {busy})) << t;
+  IdleWatch v(policy(10, 0));
+  const IdleReading idle_with_memory{"GPU 0 MIG 1g GI 13", 0, 0, true, 60000};
+  EXPECT_FALSE(v.update(0, {idle_with_memory}));
+  EXPECT_TRUE(v.update(10, {idle_with_memory}));
+  IdleWatch u(policy(10, 0));
+  for (int t = 0; t <= 50; t += 10) {
+    EXPECT_FALSE(u.update(t, {gpu("GPU 1", 0, 0), slice("GPU 0 MIG 7g GI 0", std::nullopt)}));
+    EXPECT_EQ(u.undecidable(), "GPU 0 MIG 7g GI 0: neither utilization nor memory used available");
+  }
 }
 
 TEST(IdleWatch, OffWhenIdleAfterIsZero) {

@@ -34,7 +34,8 @@ TEST(MonitorCli, ParsesDurationsAndRuns) {
   int lines = 0;
   for (std::string line; std::getline(in, line);) ++lines;
   std::filesystem::remove(file);
-  EXPECT_EQ(lines, 3 * 2);  // samples at 0, 0.1, 0.2 s; two GPUs
+  // Samples at 0, 0.1, 0.2 s; each: two GPUs and the four MIG slices of GPU 0.
+  EXPECT_EQ(lines, 3 * (2 + 4));
 }
 
 // The documented default, --duration 0 = until Ctrl-C, was rejected as "expected a positive

@@ -17,50 +17,14 @@
 #include "fake_nvml_env.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/telemetry/monitor.hpp"
+#include "monitor_runs.hpp"
+#include "prometheus_text.hpp"
 
 namespace gpusizer::telemetry {
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
-// Parses one exposition document; fails the test on any rule broken. Returns the samples as
-// "name{labels}" -> value.
-std::map<std::string, double> parse_prometheus(const std::string& text) {
-  static const std::regex help(R"(# HELP ([a-zA-Z_:][a-zA-Z0-9_:]*) .+)");
-  static const std::regex type(R"(# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (gauge|counter))");
-  static const std::regex sample(
-      R"(([a-zA-Z_:][a-zA-Z0-9_:]*)\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*)\} (\S+))");
-  std::set<std::string> typed, helped, sampled_families;
-  std::map<std::string, double> samples;
-  std::smatch m;
-  for (const auto& line : lines_of(text)) {
-    if (line.empty()) continue;
-    if (std::regex_match(line, m, help)) {
-      EXPECT_TRUE(helped.insert(m[1]).second) << "duplicate HELP: " << line;
-      EXPECT_FALSE(sampled_families.count(m[1])) << "HELP after samples: " << line;
-    } else if (std::regex_match(line, m, type)) {
-      EXPECT_TRUE(typed.insert(m[1]).second) << "duplicate TYPE: " << line;
-      EXPECT_FALSE(sampled_families.count(m[1])) << "TYPE after samples: " << line;
-    } else if (std::regex_match(line, m, sample)) {
-      const std::string name = m[1];
-      EXPECT_TRUE(typed.count(name)) << "sample before its TYPE: " << line;
-      sampled_families.insert(name);
-      std::size_t used = 0;
-      const double v = std::stod(m[3], &used);
-      EXPECT_EQ(used, m[3].length()) << line;
-      EXPECT_TRUE(samples.emplace(name + "{" + std::string(m[2]) + "}", v).second)
-          << "duplicate series: " << line;
-    } else {
-      ADD_FAILURE() << "not exposition format: " << line;
-    }
-  }
-  return samples;
-}
+using test::lines_of;
+using test::parse_prometheus;
 
 TEST(Monitor, EmfLinesCarryTheAwsStructure) {
   test::use_fake_nvml("h200_traces.json", 10.5);  // 300 W, 100 % GPU, 60 % memory
@@ -182,7 +146,9 @@ TEST(Monitor, CloudWatchAgentNamesAndDimensions) {
   EXPECT_EQ(declared.size(), expected.size());
 }
 
-// dcgm-exporter's names, units and labels, so a Grafana dashboard built on it works unchanged.
+// dcgm-exporter's names, units and labels (in its order: gpu, UUID, pci_bus_id, device,
+// modelName, Hostname, then label fields such as the driver version), so a Grafana dashboard
+// built on it works unchanged. pci_bus_id: the fake's default for GPU 0.
 TEST(Monitor, DcgmExporterNamesAndLabels) {
   test::use_fake_nvml("h200_traces.json", 11.5);
   MonitorOptions o;
@@ -196,9 +162,9 @@ TEST(Monitor, DcgmExporterNamesAndLabels) {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   const std::string labels =
-      "{gpu=\"0\",UUID=\"GPU-11111111-2222-3333-4444-555555555555\",device=\"nvidia0\","
-      "modelName=\"NVIDIA H200\",Hostname=\"" +
-      std::string(host) + "\"}";
+      "{gpu=\"0\",UUID=\"GPU-11111111-2222-3333-4444-555555555555\","
+      "pci_bus_id=\"00000000:18:00.0\",device=\"nvidia0\",modelName=\"NVIDIA H200\",Hostname=\"" +
+      std::string(host) + "\",DCGM_FI_DRIVER_VERSION=\"570.86.15\"}";
   const std::map<std::string, double> expected = {
       {"DCGM_FI_DEV_SM_CLOCK", 1400.0},
       {"DCGM_FI_DEV_MEM_CLOCK", 3201.0},
@@ -220,28 +186,11 @@ TEST(Monitor, DcgmExporterNamesAndLabels) {
 // again: the command runs exactly once, after idle_after of the second idle stretch, and the
 // exit code says so. Real time (the fake's clock is the wall clock since nvmlInit).
 TEST(Monitor, IdleGpusAreReleasedOnceAfterTheBusyStretch) {
-  test::use_fake_nvml("idle_busy_idle.json", -1);
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("gpusizer_idle_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const auto marker = dir / "released";
-  MonitorOptions o;
-  o.format = "prometheus";
-  o.out_file = (dir / "gpu.prom").string();
-  o.interval_seconds = 0.05;
-  o.duration_seconds = 20;  // a bound for the test; the idle rule ends it long before
-  o.idle.idle_after_seconds = 0.5;
-  o.idle.grace_seconds = 1.5;  // past the first idle stretch (0-1 s): it must not count
-  o.on_idle_command = "echo released >> '" + marker.string() + "'";
-  o.dry_run = false;
-  std::ostringstream out, notes;
-  o.notes = &notes;
-  EXPECT_EQ(run_monitor(o, out), kMonitorExitIdle) << notes.str();
-  std::ifstream in(marker);
-  int runs = 0;
-  for (std::string line; std::getline(in, line);) runs += line == "released";
-  EXPECT_EQ(runs, 1) << notes.str();
-  const std::string log = notes.str();
+  // The grace period (1.5 s) covers the first idle stretch (0-1 s): it must not count.
+  const test::IdleRun r = test::run_idle_release("idle_busy_idle.json", 0.5, 1.5, false);
+  EXPECT_EQ(r.code, kMonitorExitIdle) << r.log;
+  EXPECT_EQ(r.runs, 1) << r.log;
+  const std::string& log = r.log;
   EXPECT_NE(log.find("monitor: idle: all 2 GPU(s) idle"), std::string::npos) << log;
   EXPECT_NE(log.find("running: echo released"), std::string::npos) << log;
   EXPECT_NE(log.find("the command exited 0"), std::string::npos) << log;
@@ -249,7 +198,6 @@ TEST(Monitor, IdleGpusAreReleasedOnceAfterTheBusyStretch) {
   const auto since = log.find("since ");
   ASSERT_NE(since, std::string::npos) << log;
   EXPECT_GE(std::stod(log.substr(since + 6)), 2.5) << log;
-  std::filesystem::remove_all(dir);
 }
 
 // The default is a dry run: the same trace logs what it would run and runs nothing.
@@ -293,7 +241,8 @@ TEST(Monitor, NotesSayWhichSeriesAreUnavailableAndWhy) {
             std::string::npos)
       << text;
   // Said once, not at every sample; GPU 1 has utilization (no trace: 0 %), so no such note.
-  EXPECT_EQ(text.find("utilization_gpu", text.find("utilization_gpu") + 1), std::string::npos);
+  const std::string gpu0 = "GPU 0 (GPU-aaaaaaaa-0000-0000-0000-000000000000): utilization_gpu";
+  EXPECT_EQ(text.find(gpu0, text.find(gpu0) + 1), std::string::npos);
   EXPECT_EQ(text.find("GPU 1 (GPU-bbbbbbbb-0000-0000-0000-000000000000): utilization"),
             std::string::npos)
       << text;

@@ -41,9 +41,14 @@ bool is_permanent(nvmlReturn_t rc) {
 
 }  // namespace
 
-GpuReader::GpuReader(std::shared_ptr<NvmlLibrary> nvml, nvmlDevice_t device)
+GpuReader::GpuReader(std::shared_ptr<NvmlLibrary> nvml, nvmlDevice_t device, ReaderScope scope)
     : nvml_(std::move(nvml)), device_(device) {
   const NvmlApi& api = nvml_->api();
+  if (scope == ReaderScope::mig_slice) {  // the board's sensors are read on the parent
+    instant_field_ = power_usage_ = energy_ = sm_clock_ = memory_clock_ = temperature_ = false;
+    reasons_ = ecc_ = remapped_rows_ = retired_pages_ = retired_pages_pending_ = false;
+    return;
+  }
   read_default_clock();
   // Decide the power source once, with a probe read.
   read_power_watts(nullptr);

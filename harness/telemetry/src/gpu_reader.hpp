@@ -18,9 +18,16 @@
 
 namespace gpusizer::telemetry {
 
+// What a reader reads: a physical GPU's board (every sensor and counter), or a MIG device handle
+// (nvmlDeviceGetMigDeviceHandleByIndex), where NVML answers per instance only for memory used and
+// total (utilization is tried: most drivers answer NOT_SUPPORTED, and a note says so). Power,
+// clocks, temperature and counters belong to the board and are not read on a slice.
+enum class ReaderScope { board, mig_slice };
+
 class GpuReader final : public GpuSensor {
  public:
-  GpuReader(std::shared_ptr<NvmlLibrary> nvml, nvmlDevice_t device);
+  GpuReader(std::shared_ptr<NvmlLibrary> nvml, nvmlDevice_t device,
+            ReaderScope scope = ReaderScope::board);
 
   const GpuStatics& statics() const override { return statics_; }
   // A sample stamped with t_seconds; nullopt once the GPU is lost. `counters` also reads the

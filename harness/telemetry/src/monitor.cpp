@@ -35,6 +35,8 @@ void validate(const MonitorOptions& o) {
     throw InputError("--idle-utilization: expected a percentage in (0, 100]");
   if (!(o.idle.max_memory_activity_percent > 0 && o.idle.max_memory_activity_percent <= 100))
     throw InputError("--idle-memory-activity: expected a percentage in (0, 100]");
+  if (!(o.idle.max_mig_memory_used_mib > 0))
+    throw InputError("--idle-mig-memory: expected a positive number of MiB");
   static const std::regex label(R"([A-Za-z_][A-Za-z0-9_]*)");
   for (const auto& [k, v] : o.dimensions) {
     if (!std::regex_match(k, label) || k.rfind("__", 0) == 0)
@@ -57,9 +59,20 @@ bool wait_until(Clock::time_point when, const std::atomic<bool>* stop) {
   return !(stop && stop->load());
 }
 
+// A MIG slice of a watched GPU: read through its MIG device handle (memory; utilization where
+// the driver gives it).
+struct WatchedSlice {
+  NvmlMigDevice mig;
+  std::unique_ptr<GpuReader> reader;
+  std::string unavailable;  // after the first sample: what NVML does not give for it, and why
+  bool first = true;
+  bool reported_lost = false;
+};
+
 struct Watched {
   NvmlGpuHandle gpu;
   std::unique_ptr<GpuReader> reader;
+  std::vector<WatchedSlice> slices;
   std::optional<std::uint64_t> last_energy_mj;
   bool first = true;
   bool reported_lost = false;
@@ -72,6 +85,10 @@ void write_note(std::ostream& notes, const std::string& line) {
 
 std::string label(const NvmlGpuHandle& g) {
   return "GPU " + std::to_string(g.index) + " (" + g.uuid + ")";
+}
+
+std::string label(const NvmlGpuHandle& g, const NvmlMigDevice& m) {
+  return label(g) + " MIG " + m.profile + " GI " + std::to_string(m.gpu_instance_id);
 }
 
 // The reader's note about `metric` ("utilization: Not Supported (code 3)"), if any.
@@ -109,14 +126,34 @@ void note_unavailable_series(const Watched& w, const GpuSample& s, std::ostream&
     std::string line = "monitor: " + label(w.gpu) + ": " + x.names + " unavailable (" + why + ")";
     if (mig && std::string(x.metric) == "utilization")
       line +=
-          "; the GPU is in MIG mode, where NVML gives no whole-GPU utilization; per-instance "
-          "GPM metrics are not collected by gpusizer";
+          "; the GPU is in MIG mode, where NVML gives no whole-GPU utilization; each MIG slice "
+          "has its own series (memory used; utilization where NVML gives it per instance)";
     write_note(notes, line);
   }
   for (const auto& n : w.reader->statics().notes) {
     if (n.find("deprecated") != std::string::npos || n.find("at start-up") != std::string::npos)
       write_note(notes, "monitor: " + label(w.gpu) + ": " + n);
   }
+}
+
+// A slice's first sample: what it cannot give (utilization, on most drivers), said once on the
+// notes and kept to be said in every line of its series.
+void note_slice(const Watched& w, WatchedSlice& s, const GpuSample& sample, std::ostream& notes) {
+  if (!sample.gpu_utilization_percent) {
+    std::string why = note_about(s.reader->statics(), "utilization");
+    if (why.empty()) why = "utilization: no reading";
+    s.unavailable =
+        "utilization_gpu, utilization_memory: NVML gives no per-instance utilization for this "
+        "MIG slice (" +
+        why + "); memory used is its idle signal";
+  }
+  if (!sample.memory_used_bytes) {
+    std::string why = note_about(s.reader->statics(), "memory used");
+    s.unavailable += std::string(s.unavailable.empty() ? "" : "; ") + "memory_used: unavailable (" +
+                     (why.empty() ? "no reading" : why) + ")";
+  }
+  if (!s.unavailable.empty())
+    write_note(notes, "monitor: " + label(w.gpu, s.mig) + ": " + s.unavailable);
 }
 
 // Runs `command` with /bin/sh -c and waits; returns its exit status text and whether it succeeded.
@@ -156,6 +193,40 @@ int act_on_idle(const IdleDecision& d, const MonitorOptions& options, std::ostre
   return ok ? kMonitorExitIdle : kMonitorExitIdleCommandFailed;
 }
 
+// Each slice of `w` after its parent's sample `parent`: a series with the parent's labels plus
+// the slice's, and its idle reading.
+void read_slices(Watched& w, double t, const MonitorSample& parent, std::ostream& note,
+                 std::vector<MonitorSample>& samples, std::vector<IdleReading>& round) {
+  for (auto& slice : w.slices) {
+    auto s = slice.reader->read(t, false);
+    const std::string name = label(w.gpu, slice.mig);
+    if (!s) {
+      if (!slice.reported_lost)
+        write_note(note, "monitor: " + name + ": " + slice.reader->lost_reason() +
+                             "; no more samples from it");
+      slice.reported_lost = true;
+      continue;
+    }
+    if (slice.first) note_slice(w, slice, *s, note);
+    slice.first = false;
+    for (const auto& e : s->transient_errors)
+      write_note(note, "monitor: " + name + ": " + e + " (transient; read again next time)");
+    MonitorSample m;
+    m.gpu_index = parent.gpu_index;
+    m.uuid = parent.uuid;
+    m.name = parent.name;
+    m.pci_bus_id = parent.pci_bus_id;
+    m.sample = *s;
+    m.mig = MonitorMigSlice{slice.mig.profile, slice.mig.gpu_instance_id, slice.mig.uuid};
+    m.unavailable = slice.unavailable;
+    std::optional<double> used_mib;
+    if (s->memory_used_bytes) used_mib = static_cast<double>(*s->memory_used_bytes) / 1048576.0;
+    round.push_back(
+        {name, s->gpu_utilization_percent, s->memory_utilization_percent, true, used_mib});
+    samples.push_back(std::move(m));
+  }
+}
+
 }  // namespace
 
 int run_monitor(const MonitorOptions& options, std::ostream& out) {
@@ -166,8 +237,19 @@ int run_monitor(const MonitorOptions& options, std::ostream& out) {
   std::vector<std::string> notes;
   std::vector<Watched> watched;
   for (auto& g : enumerate_gpus(*nvml, notes)) {
-    auto reader = std::make_unique<GpuReader>(nvml, g.handle);
-    watched.push_back(Watched{std::move(g), std::move(reader), std::nullopt, true, false});
+    Watched w;
+    w.reader = std::make_unique<GpuReader>(nvml, g.handle);
+    for (const auto& m : g.mig_devices) {
+      WatchedSlice s;
+      s.mig = describe_mig(*nvml, m);
+      s.reader = std::make_unique<GpuReader>(nvml, m.handle, ReaderScope::mig_slice);
+      w.slices.push_back(std::move(s));
+    }
+    if (!g.mig_enumeration_error.empty())
+      notes.push_back(
+          label(g) + ": MIG slices not listed, so no per-slice series: " + g.mig_enumeration_error);
+    w.gpu = std::move(g);
+    watched.push_back(std::move(w));
   }
   std::ostringstream discarded;
   std::ostream& note = options.notes ? *options.notes : discarded;
@@ -180,7 +262,11 @@ int run_monitor(const MonitorOptions& options, std::ostream& out) {
     if (!file) throw RuntimeError("monitor: cannot write " + options.out_file);
   }
   std::ostream& lines = file.is_open() ? static_cast<std::ostream&>(file) : out;
-  const std::string host = hostname();
+  MonitorHost host{hostname(), ""};
+  char version[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE] = {};
+  if (nvml->api().driver_version &&
+      nvml->api().driver_version(version, sizeof version) == NVML_SUCCESS)
+    host.driver_version = version;
   IdleWatch idle(options.idle);
   std::string last_undecidable;
   const auto start = Clock::now();
@@ -194,6 +280,7 @@ int run_monitor(const MonitorOptions& options, std::ostream& out) {
                             std::chrono::system_clock::now().time_since_epoch())
                             .count();
     std::vector<MonitorSample> samples;
+    std::vector<IdleReading> round;
     for (auto& w : watched) {
       auto s = w.reader->read(t, true);
       if (!s) {  // lost GPU: drop it from this and later samples
@@ -208,12 +295,22 @@ int run_monitor(const MonitorOptions& options, std::ostream& out) {
       for (const auto& e : s->transient_errors)
         write_note(note,
                    "monitor: " + label(w.gpu) + ": " + e + " (transient; read again next time)");
-      MonitorSample m{w.gpu.index, w.gpu.uuid, w.gpu.name, *s, std::nullopt};
+      MonitorSample m;
+      m.gpu_index = w.gpu.index;
+      m.uuid = w.gpu.uuid;
+      m.name = w.gpu.name;
+      m.pci_bus_id = w.gpu.pci_bus_id;
+      m.sample = *s;
       if (s->energy_millijoules && w.last_energy_mj && *s->energy_millijoules >= *w.last_energy_mj)
         m.interval_energy_joules =
             static_cast<double>(*s->energy_millijoules - *w.last_energy_mj) / 1000.0;
       w.last_energy_mj = s->energy_millijoules;
-      samples.push_back(std::move(m));
+      m.memory_by_slice = !w.slices.empty();
+      if (w.slices.empty())  // a MIG GPU is idle when its slices are: judged by them below
+        round.push_back({label(w.gpu), s->gpu_utilization_percent, s->memory_utilization_percent,
+                         false, std::nullopt});
+      samples.push_back(m);
+      read_slices(w, t, m, note, samples, round);
     }
     if (options.format == "emf") {
       for (const auto& m : samples) lines << emf_line(m, host, now_ms, options) << '\n';
@@ -226,10 +323,6 @@ int run_monitor(const MonitorOptions& options, std::ostream& out) {
     }
     if (!lines) throw RuntimeError("monitor: write failed");
     if (options.idle.idle_after_seconds > 0) {
-      std::vector<IdleReading> round;
-      for (const auto& m : samples)
-        round.push_back({"GPU " + std::to_string(m.gpu_index) + " (" + m.uuid + ")",
-                         m.sample.gpu_utilization_percent, m.sample.memory_utilization_percent});
       const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
       if (auto decision = idle.update(elapsed, round)) return act_on_idle(*decision, options, note);
       if (!idle.undecidable().empty() && idle.undecidable() != last_undecidable)

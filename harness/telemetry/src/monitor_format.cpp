@@ -99,6 +99,8 @@ std::vector<EmfEntry> gpusizer_entries(const MonitorSample& s) {
       {"power_capped", "Count", power_capped_value(g)},
       {"ecc_corrected_volatile", "Count", as_double(g.ecc_corrected_volatile)},
       {"ecc_uncorrected_volatile", "Count", as_double(g.ecc_uncorrected_volatile)},
+      {"memory_used_bytes", "Bytes", as_double(g.memory_used_bytes)},
+      {"memory_total_bytes", "Bytes", as_double(g.memory_total_bytes)},
   };
 }
 
@@ -121,13 +123,18 @@ std::vector<EmfEntry> cloudwatch_entries(const MonitorSample& s) {
 
 }  // namespace
 
-std::string emf_line(const MonitorSample& s, const std::string& host, std::int64_t timestamp_ms,
+std::string emf_line(const MonitorSample& s, const MonitorHost& host, std::int64_t timestamp_ms,
                      const MonitorOptions& options) {
   const bool cloudwatch = options.names == "cloudwatch";
-  // The CloudWatch agent's dimension set is {index, name, host}: an alarm matches a metric by
-  // its exact dimension set, so only these (and the user's own) are declared.
-  json dims = cloudwatch ? json::array({"index", "name", "host"})
-                         : json::array({"GpuIndex", "GpuUuid", "Host"});
+  // The CloudWatch agent's dimension set is {index, name, host} (host left out like the agent's
+  // omit_hostname): an alarm matches a metric by its exact dimension set, so only these (and
+  // the user's own) are declared. A MIG slice adds dcgm-exporter's GPU_I_PROFILE and GPU_I_ID.
+  json dims = cloudwatch ? json::array({"index", "name"}) : json::array({"GpuIndex", "GpuUuid"});
+  if (!options.omit_hostname) dims.push_back(cloudwatch ? "host" : "Host");
+  if (s.mig) {
+    dims.push_back("GPU_I_PROFILE");
+    dims.push_back("GPU_I_ID");
+  }
   for (const auto& [k, v] : options.dimensions) dims.push_back(k);
   json metrics = json::array();
   json line;
@@ -145,20 +152,27 @@ std::string emf_line(const MonitorSample& s, const std::string& host, std::int64
   if (cloudwatch) {
     line["index"] = std::to_string(s.gpu_index);
     line["name"] = s.name;
-    line["host"] = host;
+    if (!options.omit_hostname) line["host"] = host.hostname;
     line["uuid"] = s.uuid;  // a property, not a dimension (the agent drops it)
   } else {
     line["GpuIndex"] = std::to_string(s.gpu_index);
     line["GpuUuid"] = s.uuid;
-    line["Host"] = host;
+    if (!options.omit_hostname) line["Host"] = host.hostname;
     line["GpuName"] = s.name;
   }
+  if (!s.pci_bus_id.empty()) line["pci_bus_id"] = s.pci_bus_id;
+  if (s.mig) {
+    line["GPU_I_PROFILE"] = s.mig->profile;
+    line["GPU_I_ID"] = std::to_string(s.mig->gpu_instance_id);
+    line["MigUuid"] = s.mig->uuid;
+  }
   for (const auto& [k, v] : options.dimensions) line[k] = v;
-  line["ThrottleReasons"] = join_reasons(s.sample);
+  if (!s.mig) line["ThrottleReasons"] = join_reasons(s.sample);
+  if (!s.unavailable.empty()) line["Unavailable"] = s.unavailable;
   return json_for_terminal(line, -1);  // a GPU name that is not UTF-8: U+FFFD, not thrown on
 }
 
-std::string prometheus_text(const std::vector<MonitorSample>& samples, const std::string& host,
+std::string prometheus_text(const std::vector<MonitorSample>& samples, const MonitorHost& host,
                             const MonitorOptions& options) {
   struct Family {
     const char* name;
@@ -184,9 +198,13 @@ std::string prometheus_text(const std::vector<MonitorSample>& samples, const std
       {"DCGM_FI_DEV_MEM_COPY_UTIL", "gauge", "Memory utilization (in %).",
        [](const MonitorSample& s) { return s.sample.memory_utilization_percent; }},
       {"DCGM_FI_DEV_FB_FREE", "gauge", "Framebuffer memory free (in MiB).",
-       [](const MonitorSample& s) { return free_mib(s.sample); }},
+       [](const MonitorSample& s) {
+         return s.memory_by_slice ? std::nullopt : free_mib(s.sample);
+       }},
       {"DCGM_FI_DEV_FB_USED", "gauge", "Framebuffer memory used (in MiB).",
-       [](const MonitorSample& s) { return mib(s.sample.memory_used_bytes); }},
+       [](const MonitorSample& s) {
+         return s.memory_by_slice ? std::nullopt : mib(s.sample.memory_used_bytes);
+       }},
   };
   const std::vector<Family> gpusizer_families = {
       {"gpusizer_utilization_gpu_percent", "gauge",
@@ -228,21 +246,53 @@ std::string prometheus_text(const std::vector<MonitorSample>& samples, const std
       {"gpusizer_ecc_volatile_uncorrected_total", "counter",
        "Uncorrected ECC errors since driver load (volatile).",
        [](const MonitorSample& s) { return as_double(s.sample.ecc_uncorrected_volatile); }},
+      {"gpusizer_memory_used_bytes", "gauge",
+       "Device memory in use (NVML memory info; per MIG slice for a slice).",
+       [](const MonitorSample& s) { return as_double(s.sample.memory_used_bytes); }},
+      {"gpusizer_memory_total_bytes", "gauge",
+       "Device memory size (NVML memory info; per MIG slice for a slice).",
+       [](const MonitorSample& s) { return as_double(s.sample.memory_total_bytes); }},
   };
   const bool dcgm = options.names == "dcgm";
   const std::vector<Family>& families = dcgm ? dcgm_families : gpusizer_families;
   std::ostringstream out;
   auto labels = [&](const MonitorSample& s) {
-    // dcgm-exporter's labels (internal/pkg/rendermetrics): gpu, UUID, device, modelName, Hostname.
-    std::string l = dcgm ? "gpu=\"" + std::to_string(s.gpu_index) + "\",UUID=\"" +
-                               escape_label(s.uuid) + "\",device=\"nvidia" +
-                               std::to_string(s.gpu_index) + "\",modelName=\"" +
-                               escape_label(s.name) + "\",Hostname=\"" + escape_label(host) + "\""
-                         : "gpu=\"" + std::to_string(s.gpu_index) + "\",uuid=\"" +
-                               escape_label(s.uuid) + "\",name=\"" + escape_label(s.name) +
-                               "\",hostname=\"" + escape_label(host) + "\"";
-    for (const auto& [k, v] : options.dimensions) l += "," + k + "=\"" + escape_label(v) + "\"";
+    std::string l;
+    auto add = [&l](const std::string& key, const std::string& value) {
+      l += (l.empty() ? "" : ",") + key + "=\"" + escape_label(value) + "\"";
+    };
+    auto add_mig = [&] {
+      if (!s.mig) return;
+      add("GPU_I_PROFILE", s.mig->profile);
+      add("GPU_I_ID", std::to_string(s.mig->gpu_instance_id));
+    };
+    if (dcgm) {  // dcgm-exporter's labels, in its order (internal/pkg/rendermetrics)
+      add("gpu", std::to_string(s.gpu_index));
+      add("UUID", s.uuid);
+      add("pci_bus_id", s.pci_bus_id);
+      add("device", "nvidia" + std::to_string(s.gpu_index));
+      add("modelName", s.name);
+      add_mig();
+      if (!options.omit_hostname) add("Hostname", host.hostname);
+      if (!host.driver_version.empty()) add("DCGM_FI_DRIVER_VERSION", host.driver_version);
+    } else {
+      add("gpu", std::to_string(s.gpu_index));
+      add("uuid", s.uuid);
+      add("name", s.name);
+      if (!options.omit_hostname) add("hostname", host.hostname);
+      add_mig();
+    }
+    for (const auto& [k, v] : options.dimensions) add(k, v);
     return l;
+  };
+  // What a series cannot give, said in the text (a comment; Prometheus ignores it).
+  auto unavailable = [&] {
+    std::string text;
+    for (const auto& s : samples) {
+      if (!s.unavailable.empty())
+        text += "# gpusizer: {" + labels(s) + "}: " + escape_label(s.unavailable) + "\n";
+    }
+    return text;
   };
   for (const auto& f : families) {
     bool header = false;
@@ -257,7 +307,7 @@ std::string prometheus_text(const std::vector<MonitorSample>& samples, const std
       out << f.name << '{' << labels(s) << "} " << number_text(*v) << '\n';
     }
   }
-  if (dcgm) return out.str();
+  if (dcgm) return out.str() + unavailable();
   // Active reasons as a labelled gauge (one series per reason seen now).
   bool header = false;
   for (const auto& s : samples) {
@@ -271,7 +321,7 @@ std::string prometheus_text(const std::vector<MonitorSample>& samples, const std
       out << "gpusizer_clock_event_reason{" << labels(s) << ",reason=\"" << r << "\"} 1\n";
     }
   }
-  return out.str();
+  return out.str() + unavailable();
 }
 
 }  // namespace gpusizer::telemetry

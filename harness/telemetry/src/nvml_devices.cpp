@@ -1,5 +1,7 @@
 #include "nvml_devices.hpp"
 
+#include <cmath>
+
 namespace gpusizer::telemetry {
 
 std::string device_string(const NvmlLibrary&, nvmlDevice_t device,
@@ -11,6 +13,17 @@ std::string device_string(const NvmlLibrary&, nvmlDevice_t device,
 }
 
 namespace {
+
+// "NVIDIA H200 MIG 1g.18gb" -> "1g.18gb"; "" when the name carries no profile.
+std::string profile_from_name(const std::string& name) {
+  const auto at = name.find("MIG ");
+  if (at == std::string::npos) return "";
+  std::string rest = name.substr(at + 4);
+  const auto end = rest.find(' ');
+  if (end != std::string::npos) rest = rest.substr(0, end);
+  if (rest.size() < 4 || rest.find('g') == std::string::npos) return "";
+  return rest;
+}
 
 std::string describe(const NvmlLibrary& nvml, const char* call, nvmlReturn_t rc) {
   return std::string(call) + ": " + nvml_error_name(rc) + " (" + nvml.error_text(rc) + ")";
@@ -47,6 +60,35 @@ void list_mig_devices(const NvmlLibrary& nvml, NvmlGpuHandle& g) {
 }
 
 }  // namespace
+
+NvmlMigDevice describe_mig(const NvmlLibrary& nvml, const NvmlMigHandle& h) {
+  const NvmlApi& api = nvml.api();
+  NvmlMigDevice d;
+  d.uuid = h.uuid;
+  if (api.gpu_instance_id) api.gpu_instance_id(h.handle, &d.gpu_instance_id);
+  if (api.compute_instance_id) api.compute_instance_id(h.handle, &d.compute_instance_id);
+  nvmlDeviceAttributes_t attrs{};
+  const bool have_attrs = api.attributes && api.attributes(h.handle, &attrs) == NVML_SUCCESS;
+  if (have_attrs) {
+    d.sm_count = attrs.multiprocessorCount;
+    d.gpu_instance_slices = attrs.gpuInstanceSliceCount;
+    d.compute_instance_slices = attrs.computeInstanceSliceCount;
+    d.memory_bytes = attrs.memorySizeMB * 1024ULL * 1024ULL;
+  }
+  d.profile = profile_from_name(device_string(nvml, h.handle, api.name));
+  if (!d.profile.empty()) {
+    d.profile_source = "device name";
+  } else if (have_attrs) {
+    const auto gb = static_cast<unsigned long long>(
+        std::ceil(static_cast<double>(attrs.memorySizeMB) / 1024.0));
+    d.profile = std::to_string(attrs.gpuInstanceSliceCount) + "g." + std::to_string(gb) + "gb";
+    d.profile_source = "derived from attributes (g, MiB)";
+  } else {
+    d.profile = "unknown";
+    d.profile_source = "unavailable";
+  }
+  return d;
+}
 
 std::string nvml_error_name(nvmlReturn_t rc) {
   switch (rc) {
@@ -101,6 +143,8 @@ std::vector<NvmlGpuHandle> enumerate_gpus(const NvmlLibrary& nvml,
     }
     g.uuid = device_string(nvml, g.handle, api.uuid);
     g.name = device_string(nvml, g.handle, api.name);
+    nvmlPciInfo_t pci{};
+    if (api.pci_info && api.pci_info(g.handle, &pci) == NVML_SUCCESS) g.pci_bus_id = pci.busId;
     unsigned int current = 0, pending = 0;
     if (api.mig_mode && api.mig_mode(g.handle, &current, &pending) == NVML_SUCCESS) {
       g.mig_current = current;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gpusizer/telemetry/nvml_inventory.hpp"
 #include "nvml_library.hpp"
 
 namespace gpusizer::telemetry {
@@ -19,6 +20,7 @@ struct NvmlGpuHandle {
   nvmlDevice_t handle = nullptr;
   std::string uuid;
   std::string name;
+  std::string pci_bus_id;  // "00000000:53:00.0" (nvmlPciInfo_t busId); "" when unreadable
   std::optional<unsigned int> mig_current;  // NVML_DEVICE_MIG_ENABLE / DISABLE
   std::optional<unsigned int> mig_pending;
   std::vector<NvmlMigHandle> mig_devices;  // empty unless MIG is enabled
@@ -30,6 +32,10 @@ struct NvmlGpuHandle {
 
 // Every GPU NVML can open (a GPU whose handle fails is skipped with a note in `notes`).
 std::vector<NvmlGpuHandle> enumerate_gpus(const NvmlLibrary& nvml, std::vector<std::string>& notes);
+
+// A MIG device's GPU/compute instance IDs, attributes and profile name ("1g.18gb", from its
+// device name, else derived from its attributes).
+NvmlMigDevice describe_mig(const NvmlLibrary& nvml, const NvmlMigHandle& handle);
 
 // "NVML_ERROR_NO_PERMISSION" for NVML_ERROR_NO_PERMISSION; "NVML error <code>" for others.
 std::string nvml_error_name(nvmlReturn_t rc);

@@ -1,7 +1,5 @@
 #include "gpusizer/telemetry/nvml_inventory.hpp"
 
-#include <cmath>
-
 #include "gpu_reader.hpp"
 #include "nvml_devices.hpp"
 
@@ -11,46 +9,6 @@ namespace {
 std::string mig_mode_text(std::optional<unsigned int> mode) {
   if (!mode) return "not supported";
   return *mode == NVML_DEVICE_MIG_ENABLE ? "enabled" : "disabled";
-}
-
-// "NVIDIA H200 MIG 1g.18gb" -> "1g.18gb"; "" when the name carries no profile.
-std::string profile_from_name(const std::string& name) {
-  const auto at = name.find("MIG ");
-  if (at == std::string::npos) return "";
-  std::string rest = name.substr(at + 4);
-  const auto end = rest.find(' ');
-  if (end != std::string::npos) rest = rest.substr(0, end);
-  if (rest.size() < 4 || rest.find('g') == std::string::npos) return "";
-  return rest;
-}
-
-NvmlMigDevice describe_mig(const NvmlLibrary& nvml, const NvmlMigHandle& h) {
-  const NvmlApi& api = nvml.api();
-  NvmlMigDevice d;
-  d.uuid = h.uuid;
-  if (api.gpu_instance_id) api.gpu_instance_id(h.handle, &d.gpu_instance_id);
-  if (api.compute_instance_id) api.compute_instance_id(h.handle, &d.compute_instance_id);
-  nvmlDeviceAttributes_t attrs{};
-  const bool have_attrs = api.attributes && api.attributes(h.handle, &attrs) == NVML_SUCCESS;
-  if (have_attrs) {
-    d.sm_count = attrs.multiprocessorCount;
-    d.gpu_instance_slices = attrs.gpuInstanceSliceCount;
-    d.compute_instance_slices = attrs.computeInstanceSliceCount;
-    d.memory_bytes = attrs.memorySizeMB * 1024ULL * 1024ULL;
-  }
-  d.profile = profile_from_name(device_string(nvml, h.handle, api.name));
-  if (!d.profile.empty()) {
-    d.profile_source = "device name";
-  } else if (have_attrs) {
-    const auto gb = static_cast<unsigned long long>(
-        std::ceil(static_cast<double>(attrs.memorySizeMB) / 1024.0));
-    d.profile = std::to_string(attrs.gpuInstanceSliceCount) + "g." + std::to_string(gb) + "gb";
-    d.profile_source = "derived from attributes (g, MiB)";
-  } else {
-    d.profile = "unknown";
-    d.profile_source = "unavailable";
-  }
-  return d;
 }
 
 Target mig_target(const NvmlGpu& gpu, const NvmlMigDevice& m) {

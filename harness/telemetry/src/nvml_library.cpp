@@ -49,6 +49,7 @@ NvmlApi resolve_all(void* h) {
   resolve(h, a.gpu_instance_id, "nvmlDeviceGetGpuInstanceId");
   resolve(h, a.compute_instance_id, "nvmlDeviceGetComputeInstanceId");
   resolve(h, a.attributes, "nvmlDeviceGetAttributes_v2");
+  resolve(h, a.pci_info, "nvmlDeviceGetPciInfo_v3");
   return a;
 }
 

@@ -49,6 +49,7 @@ struct NvmlApi {
   decltype(&::nvmlDeviceGetGpuInstanceId) gpu_instance_id = nullptr;
   decltype(&::nvmlDeviceGetComputeInstanceId) compute_instance_id = nullptr;
   decltype(&::nvmlDeviceGetAttributes_v2) attributes = nullptr;
+  decltype(&::nvmlDeviceGetPciInfo_v3) pci_info = nullptr;  // busId: dcgm-exporter's pci_bus_id
 };
 
 // One loaded and initialised NVML; shutdown and dlclose on destruction. Shared by the probes

@@ -1,5 +1,7 @@
 // `gpusizer monitor`: samples every GPU's NVML metrics continuously and writes them as
-// CloudWatch Embedded Metric Format JSON lines or Prometheus text exposition.
+// CloudWatch Embedded Metric Format JSON lines or Prometheus text exposition. A GPU in MIG mode
+// also gives one series per MIG slice (memory used and total; utilization where NVML gives it),
+// labelled GPU_I_PROFILE and GPU_I_ID as dcgm-exporter does.
 #pragma once
 
 #include <atomic>
@@ -22,11 +24,15 @@ struct MonitorOptions {
   std::string names = "gpusizer";
   std::string emf_namespace = "gpusizer";
   std::map<std::string, std::string> dimensions;  // extra EMF dimensions / Prometheus labels
+  // Leave the host name out of the dimensions and labels, as the CloudWatch agent does once
+  // append_dimensions is set (omit_hostname) and dcgm-exporter does with --no-hostname.
+  bool omit_hostname = false;
   const std::atomic<bool>* stop_requested = nullptr;
   // Where the notes go (the CLI: stderr): per GPU, each series that is unavailable and why,
   // transient NVML errors, a GPU that is lost. Null: not written.
   std::ostream* notes = nullptr;
-  // Release idle GPUs: when every GPU stays idle for idle.idle_after_seconds (> 0), log why, run
+  // Release idle GPUs: when every GPU (every slice of a MIG GPU) stays idle for
+  // idle.idle_after_seconds (> 0), log why, run
   // on_idle_command once with /bin/sh -c (only when !dry_run; a dry run logs what it would
   // run) and return kMonitorExitIdle, so a scheduler can act on the exit code instead.
   IdlePolicy idle;
