@@ -1,5 +1,6 @@
 // Collectives family (NCCL): every collective over a message-size sweep across all GPUs of the
 // machine. algbw = S / t and busbw = algbw x factor follow nccl-tests (doc/PERFORMANCE.md).
+#include "gpusizer/bench/nccl_groups.hpp"
 #include "gpusizer/bench/suite.hpp"
 
 namespace gpusizer::bench {
@@ -13,6 +14,10 @@ const PerSuite<std::size_t> kMessageBytes{
 };
 
 }  // namespace
+
+const std::vector<std::size_t>& collective_message_bytes(const SuiteContext& ctx) {
+  return kMessageBytes.pick(ctx);
+}
 
 void add_collective_cases(const SuiteContext& ctx, CaseList& out) {
   kernels::CollectiveGroup* group = ctx.discovery->collectives.get();

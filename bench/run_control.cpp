@@ -43,6 +43,12 @@ Report start_report(const RunOptions& o) {
   const Provenance here{current_tool(), host.hostname, suite_name(o), std::nullopt};
   if (o.resume) {
     Report r = load_report(*o.resume);
+    if (!r.hosts.empty()) {
+      throw InputError(o.resume->string() + ": --resume: a fleet report of " +
+                       std::to_string(r.hosts.size()) +
+                       " host(s) is continued only by the MPI run that wrote it, on the same "
+                       "hosts and ranks (mpirun ... gpusizer run --resume; docs/multi-node.md)");
+    }
     const std::string differs = provenance_difference(provenance_of(r), here);
     if (!differs.empty() && !o.allow_mixed_resume) throw InputError(refusal(*o.resume, differs));
     r.status = "running";

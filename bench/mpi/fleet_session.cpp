@@ -8,16 +8,22 @@
 #include <csignal>
 #include <filesystem>
 #include <ostream>
+#include <set>
 
 #include "gpusizer/bench/fleet.hpp"
 #include "gpusizer/bench/host_collectives.hpp"
+#include "gpusizer/bench/nccl_groups.hpp"
 #include "gpusizer/bench/suite.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/fleet.hpp"
+#include "gpusizer/fleet_resume.hpp"
+#include "gpusizer/host_info.hpp"
 #include "gpusizer/report_io.hpp"
+#include "gpusizer/run_history.hpp"
 #include "gpusizer/stop_signals.hpp"
 #include "host_collectives_mpi.hpp"
 #include "mpi_world.hpp"
+#include "nccl_between_ranks.hpp"
 
 namespace gpusizer::bench {
 namespace {
@@ -25,6 +31,8 @@ namespace {
 constexpr double kBoundaryDeadlineMarginSeconds = 5;
 // Beyond the shared deadline, how long a rank still waits for a missing one.
 constexpr double kGiveUpAfterDeadlineSeconds = 120;
+// How long the members of an NCCL group wait for each other to set it up (and for each sample).
+constexpr double kNcclSetupSeconds = 120;
 
 SamplingPolicy host_collective_policy(Suite suite, bool tiny) {
   SamplingPolicy p = sampling_policy(suite, tiny);
@@ -35,6 +43,7 @@ SamplingPolicy host_collective_policy(Suite suite, bool tiny) {
 class MpiFleetSession final : public FleetSession {
  public:
   const RankPlace& place() const override { return world_.place(); }
+  std::filesystem::path resume_part(const std::filesystem::path& fleet_report) override;
   RunResult run(RunOptions o, Report report, TelemetryProvider* telemetry,
                 std::ostream& err) override;
 
@@ -47,6 +56,12 @@ class MpiFleetSession final : public FleetSession {
   Report build_fleet(const std::string& status) const;
   void save_fleet(const std::string& status);
   std::vector<std::string> collective_targets() const;
+  void start_history(const RunOptions& o);
+  // One collective measured between ranks: skipped when measured before (--resume), not run once
+  // the ranks agreed to stop, else measured by every rank and recorded by rank 0.
+  void fleet_case(const BenchCase& c, const Report& mine, const SamplingPolicy& policy,
+                  int& exit_code, const std::function<CaseOutcome()>& measure);
+  void nccl_between_ranks(const Report& mine, const RunOptions& o, int& exit_code);
 
   mpi::World world_;
   std::optional<SystemTime> deadline_;
@@ -58,7 +73,60 @@ class MpiFleetSession final : public FleetSession {
   std::vector<std::pair<std::string, std::string>> collective_not_run_;
   std::vector<std::string> warnings_;
   std::string stop_cause_;
+  std::optional<Report> resumed_;           // rank 0, --resume: the fleet report as it was
+  Report history_;                          // rank 0: the fleet's history, this run's entry last
+  std::filesystem::path part_file_;         // --resume: this rank's part (removed at the end)
+  std::set<std::string> collectives_done_;  // --resume: the fleet's collectives measured before
+  std::filesystem::path nccl_log_;          // this rank's NCCL_DEBUG_FILE ("" when the user's)
+  nlohmann::json nccl_facts_;               // rank 0: NCCL version, network, environment per host
 };
+
+std::filesystem::path MpiFleetSession::resume_part(const std::filesystem::path& fleet_report) {
+  const int me = world_.place().rank;
+  std::string message;  // rank 0: 'R' + the report's JSON, or 'E' + why it is refused
+  if (me == 0) {
+    try {
+      Report fleet = load_report(fleet_report);
+      check_fleet_matches_ranks(fleet, world_.hostnames(), fleet_report.string());
+      message = "R" + to_json(fleet).dump();
+    } catch (const InputError& e) {
+      message = std::string("E") + e.what();
+    }
+  }
+  message = world_.broadcast_string(message, 0, "--resume: the fleet report");
+  if (message.empty() || message[0] != 'R') throw InputError(message.substr(1));
+  Report fleet = report_from_json(
+      JsonInput(nlohmann::json::parse(message.begin() + 1, message.end()), fleet_report.string()));
+  const RankPlace& p = world_.place();
+  Report part = fleet_part_for_rank(fleet, world_.hostnames()[static_cast<std::size_t>(p.rank)],
+                                    p.local_rank, p.local_size);
+  part_file_ =
+      std::filesystem::temp_directory_path() /
+      ("gpusizer-resume-rank" + std::to_string(me) + "-" + std::to_string(::getpid()) + ".json");
+  save_report(part, part_file_);
+  for (const auto& r : fleet.records) {
+    if (is_fleet_collective(r.id) &&
+        std::find(r.flags.begin(), r.flags.end(), kCutShortFlag) == r.flags.end())
+      collectives_done_.insert(r.id);
+  }
+  if (me == 0) resumed_ = std::move(fleet);
+  return part_file_;
+}
+
+// The fleet's history (run_history.hpp): the resumed fleet's runs, then this one, whose entry
+// lists the fleet's records that no earlier run lists. The fleet's own collectives measured before
+// are kept and not measured again.
+void MpiFleetSession::start_history(const RunOptions& o) {
+  if (resumed_) {
+    history_ = *resumed_;
+    for (const auto& r : resumed_->records) {
+      if (collectives_done_.count(r.id) != 0) collective_records_.push_back(r);
+    }
+  }
+  const std::string suite = to_string(o.suite) + (o.tiny ? "-tiny" : "");
+  const Provenance here{current_tool(), world_.hostnames().front(), suite, std::nullopt};
+  open_session(history_, here, iso8601_utc(o.start), "");
+}
 
 MpiFleetSession::Agreement MpiFleetSession::boundary(const Report& mine, bool done) {
   const int me = world_.place().rank;
@@ -124,6 +192,8 @@ Report MpiFleetSession::build_fleet(const std::string& status) const {
   }
   for (const auto& r : collective_records_) f.records.push_back(r);
   for (const auto& nr : collective_not_run_) f.not_run.push_back(nr);
+  // A case an earlier run did not reach and a rank measured now is no longer "not run".
+  std::erase_if(f.not_run, [&](const auto& nr) { return f.find_record(nr.first) != nullptr; });
   for (const auto& w : warnings_) f.warnings.push_back(w);
   nlohmann::json ranks = nlohmann::json::array();
   for (int r = 0; r < world_.place().size; ++r)
@@ -132,9 +202,12 @@ Report MpiFleetSession::build_fleet(const std::string& status) const {
                          {"world_size", world_.place().size},
                          {"library", world_.library_version()},
                          {"ranks", ranks}};
+  if (!nccl_facts_.is_null()) f.settings["fleet"]["nccl"] = nccl_facts_;
   f.command_line = command_line_;
   f.status = status;
   if (status != "running") f.finished_at = now_iso8601_utc();
+  f.history = history_.history;
+  update_session(f, status, status == "running" ? "" : stop_cause_, f.finished_at);
   return f;
 }
 
@@ -142,12 +215,98 @@ void MpiFleetSession::save_fleet(const std::string& status) {
   save_report(build_fleet(status), fleet_out_);
 }
 
+void MpiFleetSession::fleet_case(const BenchCase& c, const Report& mine,
+                                 const SamplingPolicy& policy, int& exit_code,
+                                 const std::function<CaseOutcome()>& measure) {
+  if (collectives_done_.count(c.id) != 0) return;
+  if (stop_cause_.empty()) boundary(mine, true);
+  if (!stop_cause_.empty()) {
+    collective_not_run_.emplace_back(c.id, stop_cause_);
+    return;
+  }
+  const CaseOutcome outcome = measure();
+  if (world_.place().rank != 0) return;
+  Record r = build_record(c, outcome, policy);
+  if (r.status == "failed" || r.status == "error") exit_code = 1;
+  collective_records_.push_back(std::move(r));
+  save_fleet("running");
+}
+
+// NCCL between ranks (nccl_between_ranks.hpp): every planned group, each collective of the
+// single-process family over its sizes.
+void MpiFleetSession::nccl_between_ranks(const Report& mine, const RunOptions& o, int& exit_code) {
+  const std::vector<RankGpus> gpus = mpi::gather_rank_gpus(world_, mine);
+  const NcclPlan plan = plan_nccl_groups(gpus);
+  const bool any_gpu =
+      std::any_of(gpus.begin(), gpus.end(), [](const RankGpus& g) { return !g.gpus.empty(); });
+  if (!any_gpu) return;  // a CPU fleet: nothing to say
+  for (const auto& why : plan.skipped) warnings_.push_back("NCCL between ranks: " + why);
+  if (plan.groups.empty()) return;
+  const nlohmann::json facts = mpi::gather_nccl_facts(world_, nccl_log_);
+  std::string network;  // rank 0: what NCCL chose, per host when they differ
+  if (world_.place().rank == 0) {
+    nccl_facts_ = facts;
+    std::set<std::string> names;
+    for (const auto& h : facts["hosts"]) {
+      const std::string name = h["network"].get<std::string>();
+      const std::string plugin = h["plugin"].get<std::string>();
+      const std::string provider = h["provider"].get<std::string>();
+      if (!name.empty())
+        names.insert(name + (plugin.empty() ? ""
+                                            : " (" + plugin +
+                                                  (provider.empty() ? "" : ", " + provider) + ")"));
+    }
+    for (const auto& n : names) network += (network.empty() ? "" : "; ") + n;
+  }
+  const SamplingPolicy policy = host_collective_policy(o.suite, o.tiny);
+  const SuiteContext ctx{o.suite, nullptr, "", o.tiny};
+  using kernels::Collective;
+  for (const auto& g : plan.groups) {
+    const std::string joined = group_targets(g);
+    std::vector<std::pair<BenchCase, Collective>> cases;
+    for (Collective op :
+         {Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter,
+          Collective::broadcast, Collective::all_to_all}) {
+      for (std::size_t bytes : collective_message_bytes(ctx)) {
+        BenchCase c;
+        c.family = std::string(families::collectives);
+        c.operation = kernels::to_string(op);
+        for (const auto& m : g.members) c.targets.push_back(m.target);
+        c.id = c.family + "/" + c.operation + "/" + joined + "/backend=nccl/group=" + g.kind +
+               "/bytes=" + std::to_string(bytes);
+        c.parameters = {
+            {"bytes", bytes},
+            {"dtype", "fp32"},
+            {"ranks", g.members.size()},
+            {"hosts", g.hosts},
+            {"group", g.kind},
+            {"backend", "nccl"},
+            {"busbw_factor", kernels::busbw_factor(op, static_cast<int>(g.members.size()))}};
+        cases.emplace_back(std::move(c), op);
+      }
+    }
+    const bool left = std::any_of(cases.begin(), cases.end(), [&](const auto& c) {
+      return collectives_done_.count(c.first.id) == 0;
+    });
+    if (!left) continue;
+    std::unique_ptr<mpi::NcclGroupRun> run;
+    if (stop_cause_.empty())
+      run = std::make_unique<mpi::NcclGroupRun>(world_, g, kNcclSetupSeconds);
+    for (const auto& [c, op] : cases) {
+      const std::size_t bytes = c.parameters["bytes"].get<std::size_t>();
+      fleet_case(c, mine, policy, exit_code,
+                 [&] { return run->measure(op, bytes, policy, network); });
+    }
+  }
+}
+
 RunResult MpiFleetSession::run(RunOptions o, Report report, TelemetryProvider* telemetry,
                                std::ostream& err) {
   const int me = world_.place().rank;
   if (o.list_only) return run_suite(o, std::move(report), telemetry, err);  // its own share
-  if (o.resume) throw InputError("--resume: not supported for an MPI run yet (docs/multi-node.md)");
   fleet_out_ = o.out;
+  if (me == 0) start_history(o);
+  nccl_log_ = mpi::route_nccl_log(me);  // before the first NCCL call of this process
   command_line_ = o.command_line;
   snapshots_.resize(static_cast<std::size_t>(world_.place().size));
   // One end for every rank: rank 0's deadline and budget, as epoch milliseconds.
@@ -218,20 +377,11 @@ RunResult MpiFleetSession::run(RunOptions o, Report report, TelemetryProvider* t
                         {"ranks", n},
                         {"hosts", targets.size()},
                         {"backend", "mpi"}};
-        if (stop_cause_.empty()) boundary(result.report, true);
-        if (!stop_cause_.empty()) {
-          collective_not_run_.emplace_back(c.id, stop_cause_);
-          continue;
-        }
-        CaseOutcome outcome = mpi::measure_host_collective(world_, op, bytes, policy);
-        if (me == 0) {
-          Record r = build_record(c, outcome, policy);
-          if (r.status == "failed" || r.status == "error") exit_code = 1;
-          collective_records_.push_back(std::move(r));
-          save_fleet("running");
-        }
+        fleet_case(c, result.report, policy, exit_code,
+                   [&] { return mpi::measure_host_collective(world_, op, bytes, policy); });
       }
     }
+    nccl_between_ranks(result.report, o, exit_code);
     boundary(result.report, true);  // the last records of every rank
   } catch (const mpi::Abandoned& e) {
     world_.abandon();
@@ -241,6 +391,8 @@ RunResult MpiFleetSession::run(RunOptions o, Report report, TelemetryProvider* t
   }
   std::error_code ignored;
   std::filesystem::remove(o.out, ignored);
+  if (!part_file_.empty()) std::filesystem::remove(part_file_, ignored);
+  if (!nccl_log_.empty()) std::filesystem::remove(nccl_log_, ignored);
   // Every rank ends with the cause the ranks agreed on (exit 3), else its own run's.
   std::string cause = !stop_cause_.empty() ? stop_cause_ : result.stop_cause;
   if (me != 0) {
@@ -251,6 +403,7 @@ RunResult MpiFleetSession::run(RunOptions o, Report report, TelemetryProvider* t
   if (!stop_cause_.empty()) warnings_.push_back("fleet run stopped: " + stop_cause_);
   Report fleet = build_fleet("complete");
   if (!stop_cause_.empty() || !fleet.not_run.empty()) fleet.status = "stopped";
+  update_session(fleet, fleet.status, stop_cause_, fleet.finished_at);
   if (cause.empty() && !fleet.not_run.empty())
     cause = std::to_string(fleet.not_run.size()) + " benchmark(s) of the fleet not run";
   save_report(fleet, fleet_out_);

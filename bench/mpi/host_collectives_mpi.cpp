@@ -2,13 +2,11 @@
 // bench/host_collectives.cpp, the nccl-tests bus-bandwidth factor in kernels (busbw_factor).
 #include "host_collectives_mpi.hpp"
 
-#include <algorithm>
 #include <chrono>
-#include <cmath>
 
 #include "gpusizer/bench/host_collectives.hpp"
 #include "gpusizer/clock.hpp"
-#include "gpusizer/stats.hpp"
+#include "lockstep.hpp"
 
 namespace gpusizer::bench::mpi {
 namespace {
@@ -52,49 +50,14 @@ CaseOutcome measure_host_collective(World& world, Collective op, std::size_t byt
     }
     world.check(rc, "host collective");
   };
-  using clock = std::chrono::steady_clock;
-  // One sample: all ranks start together; the sample is the slowest rank's time per op.
-  auto timed = [&](std::size_t repeats) {
-    world.barrier("host collective start");
-    const auto t0 = clock::now();
-    for (std::size_t k = 0; k < repeats; ++k) once();
-    const double mine = std::chrono::duration<double>(clock::now() - t0).count();
-    return world.allreduce_max(mine, "host collective time");
-  };
-
   CaseOutcome out;
   out.started_at = now_iso8601_utc();
-  const auto start = clock::now();
-  once();  // warm-up: connections, registration
-  const double one = timed(1);
-  std::size_t repeats = 1;
-  if (one > 0 && one < policy.min_sample_seconds) {
-    const double per_sample_cap =
-        policy.time_cap_seconds / static_cast<double>(2 * policy.min_samples);
-    repeats = std::clamp<std::size_t>(
-        static_cast<std::size_t>(std::ceil(policy.min_sample_seconds / one)), 1,
-        static_cast<std::size_t>(std::max(1.0, per_sample_cap / one)));
-  }
-  SampleSet set;
-  set.ops_per_sample = repeats;
-  set.total_ops = 2;
-  std::vector<double> noise_history;
-  while (true) {
-    const double seconds = timed(repeats);
-    set.total_ops += repeats;
-    set.measured_seconds += seconds;
-    set.seconds_per_op.push_back(seconds / static_cast<double>(repeats));
-    if (set.seconds_per_op.size() >= 2) noise_history.push_back(summarize(set.seconds_per_op).cv);
-    int stop = 0;
-    if (rank == 0) {
-      const double wall = std::chrono::duration<double>(clock::now() - start).count();
-      set.stop_reason =
-          stop_reason(set.seconds_per_op, set.measured_seconds, wall, noise_history, policy);
-      stop = set.stop_reason.empty() ? 0 : 1;
-    }
-    if (world.broadcast(stop, "host collective stop") != 0) break;
-  }
-  set.wall_seconds = std::chrono::duration<double>(clock::now() - start).count();
+  auto mine = [&](std::size_t repeats) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t k = 0; k < repeats; ++k) once();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  const SampleSet set = lockstep_samples(world, mine, policy);
   out.repetitions.push_back(set);
 
   // Exact verification of the last result on every rank; the wrong elements are summed.

@@ -117,6 +117,22 @@ int World::broadcast(int value, const char* what) {
   return value;
 }
 
+void World::broadcast_bytes(void* bytes, int count, int root, const char* what) {
+  MPI_Request req = MPI_REQUEST_NULL;
+  check(MPI_Ibcast(bytes, count, MPI_BYTE, root, MPI_COMM_WORLD, &req), what);
+  wait(req, what);
+}
+
+std::string World::broadcast_string(const std::string& value, int root, const char* what) {
+  long long len = place_.rank == root ? static_cast<long long>(value.size()) : 0;
+  MPI_Request req = MPI_REQUEST_NULL;
+  check(MPI_Ibcast(&len, 1, MPI_LONG_LONG, root, MPI_COMM_WORLD, &req), what);
+  wait(req, what);
+  std::string out = place_.rank == root ? value : std::string(static_cast<std::size_t>(len), '\0');
+  if (len > 0) broadcast_bytes(out.data(), static_cast<int>(len), root, what);
+  return out;
+}
+
 std::vector<std::string> World::gather_strings(const std::string& mine, const char* what) {
   const int n = place_.size;
   int len = static_cast<int>(mine.size());

@@ -52,6 +52,10 @@ class World {
   long long allreduce_sum(long long mine, const char* what);
   void barrier(const char* what);
   int broadcast(int value_at_root, const char* what);
+  // Every rank gets `root`'s string (`value` is ignored elsewhere).
+  std::string broadcast_string(const std::string& value, int root, const char* what);
+  // Every rank gets `root`'s bytes (`bytes` holds as many on every rank).
+  void broadcast_bytes(void* bytes, int count, int root, const char* what);
   // Rank 0 gets every rank's string (by rank); the others get an empty list.
   std::vector<std::string> gather_strings(const std::string& mine, const char* what);
 

@@ -245,11 +245,11 @@ int measure(const RunArgs& a, const std::vector<std::string>& extras, bench::Run
 }
 
 // Never write over a report by accident: an existing --out needs --force, unless it is the report
-// being resumed.
-void refuse_to_overwrite(const bench::RunOptions& o, bool force) {
+// being resumed (`continued`: --resume's report, the fleet report under MPI).
+void refuse_to_overwrite(const bench::RunOptions& o, const std::string& continued, bool force) {
   std::error_code ec;
   if (force || !std::filesystem::exists(o.out, ec)) return;
-  if (o.resume && std::filesystem::equivalent(o.out, *o.resume, ec)) return;
+  if (!continued.empty() && std::filesystem::equivalent(o.out, continued, ec)) return;
   throw InputError(o.out.string() +
                    ": a report is already there; pass --force to replace it, or --resume " +
                    o.out.string() + " to continue it");
@@ -296,6 +296,12 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   // First of all: from here on SIGTERM/SIGINT stop the run cleanly and leave a report.
   StopSignals signals;
   bench::RunOptions o;  // o.start: the time budget counts from here
+  // Launched by mpirun/srun: MPI starts here, before any device is touched, and this rank
+  // measures its share of the host (docs/multi-node.md). Rank 0 alone writes the report at --out.
+  std::unique_ptr<bench::FleetSession> fleet = a.child ? nullptr : bench::start_fleet_session();
+  // --resume under MPI: the fleet report goes on at --out; each rank resumes its own part of it.
+  const std::string continued = a.resume;
+  if (fleet && !a.resume.empty()) a.resume = fleet->resume_part(a.resume).string();
   if (!a.resume.empty()) {
     if (!std::filesystem::exists(a.resume))
       throw InputError(a.resume + ": no such file (--resume)");
@@ -304,7 +310,7 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   o.suite = bench::suite_from_string(a.suite);
   o.tiny = a.tiny;
   if (!a.resume.empty()) o.resume = a.resume;
-  o.out = !a.out.empty() ? a.out : (!a.resume.empty() ? a.resume : default_report_name(a.suite));
+  o.out = !a.out.empty() ? a.out : (!continued.empty() ? continued : default_report_name(a.suite));
   if (!a.time_budget.empty())
     o.time_budget_seconds = parse_duration_seconds(a.time_budget, "--time-budget");
   if (!a.deadline.empty()) o.deadline = parse_utc_time(a.deadline, "--deadline");
@@ -344,9 +350,6 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
   o.benchmark_args = extras;
   o.command_line = a.command_line;
 
-  // Launched by mpirun/srun: MPI starts here, before any device is touched, and this rank
-  // measures its share of the host (docs/multi-node.md). Rank 0 alone writes the report at --out.
-  std::unique_ptr<bench::FleetSession> fleet = a.child ? nullptr : bench::start_fleet_session();
   if (fleet) {
     const std::size_t gpu_count = o.gpus ? telemetry::nvml_inventory().gpus.size() : 0;
     bench::share_local_devices(fleet->place(), o, requested_gpus, gpu_count);
@@ -362,10 +365,10 @@ int run_command(RunArgs a, std::vector<std::string> extras, const CLI::App& cmd)
     report = bench::start_report(o);  // the rank's own part, sent to rank 0
   } else if (!o.list_only) {
     lock.emplace(ReportLock::acquire(o.out));
-    refuse_to_overwrite(o, a.force);
+    refuse_to_overwrite(o, continued, a.force);
     report = bench::start_report(o);
     std::error_code ec;
-    if (!(o.resume && std::filesystem::equivalent(o.out, *o.resume, ec))) {
+    if (continued.empty() || !std::filesystem::equivalent(o.out, continued, ec)) {
       save_report(report, o.out);
       wrote_skeleton = true;
     }

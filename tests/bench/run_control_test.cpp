@@ -185,6 +185,19 @@ TEST_F(ResumeIdentity, AnotherHostIsRefusedInOneLineSayingWhatDiffers) {
   EXPECT_EQ(msg.find('\n'), std::string::npos);
 }
 
+TEST_F(ResumeIdentity, AFleetReportIsLeftToTheMpiRunThatWroteIt) {
+  Report fleet = report_;
+  Host a = fleet.host;
+  a.id = a.hostname;
+  a.ranks = {0, 1};
+  fleet.hosts = {a};
+  EXPECT_EQ(message_of([&] { start_report(resume(fleet, false)); }),
+            file_.string() +
+                ": --resume: a fleet report of 1 host(s) is continued only by the MPI run that "
+                "wrote it, on the same hosts and ranks (mpirun ... gpusizer run --resume; "
+                "docs/multi-node.md)");
+}
+
 TEST_F(ResumeIdentity, AnotherVersionOrSuiteIsRefused) {
   Report other = report_;
   other.tool.version = "0.0.1";

@@ -1,7 +1,8 @@
 # mpirun -np 4 on this machine (CPU only, --oversubscribe): one schema-valid fleet report with the
 # MPI host collectives (busbw per size, exact verification); SIGTERM to one rank stops every rank
-# at the same boundary with the finished records kept; a rank killed outright does not hang the
-# others. usage: bash mpi_fleet.sh <gpusizer> <source dir> <ON|OFF: built with MPI>
+# at the same boundary with the finished records kept; --resume continues that fleet report (and
+# is refused with other ranks); a rank killed outright does not hang the others.
+# usage: bash mpi_fleet.sh <gpusizer> <source dir> <ON|OFF: built with MPI>
 source "$(dirname "$0")/lib.sh"
 # Under the sanitizer preset: OpenMPI's own start-up allocations (libmpi, PMIx, and MCA plugins
 # it has already unloaded, so they cannot be named in a suppression) are reported as leaks when a
@@ -76,7 +77,49 @@ assert all(n["reason"] == "interrupted by signal SIGTERM on MPI rank 2" for n in
 assert any("SIGTERM on MPI rank 2" in w for w in f["warnings"]), f["warnings"]
 PY
 
-# 3. Rank 1 killed outright: the others do not hang (mpirun ends them), and the report written
+# 3. --resume of the stopped fleet run: rank 0 reads it, each rank resumes its own part. What was
+# finished is kept as it was (measured once), the rest is measured, and the history lists both
+# runs, each with the records it measured.
+cp stopped.json stopped-before.json
+"$GPUSIZER" run --resume stopped.json --no-gpu > /dev/null 2> plain.txt && fail "a plain run resumed a fleet report"
+grep -q "continued only by the MPI run that wrote it" plain.txt || fail "plain resume: $(cat plain.txt)"
+cmp -s stopped.json stopped-before.json || fail "a refused resume changed the report"
+set +e
+mpirun --allow-run-as-root --oversubscribe -np 2 --bind-to none "$GPUSIZER" run --resume stopped.json \
+  --no-gpu --no-telemetry --no-progress > /dev/null 2> np2.txt
+rc=$?
+set -e
+[ "$rc" = 2 ] || fail "resume with 2 ranks of a 4-rank fleet exited $rc, expected 2: $(tail -3 np2.txt)"
+grep -q "ranks 0,1,2,3) differ from this run's .* (ranks 0,1); resume it with the same hosts" np2.txt ||
+  fail "no reason for the refused resume: $(cat np2.txt)"
+cmp -s stopped.json stopped-before.json || fail "a refused resume changed the report"
+"${MPIRUN[@]}" "$GPUSIZER" run --resume stopped.json --no-gpu --no-telemetry --no-progress \
+  > /dev/null 2> err4.txt || fail "resumed fleet run exited $?: $(tail -5 err4.txt)"
+"$GPUSIZER" run --list --tiny --no-gpu --filter "^memory/" > planned.txt
+validate report.schema.json stopped.json || fail "the resumed fleet report does not validate"
+/usr/bin/python3 - <<'PY' || fail "resumed content"
+import json
+before, after = json.load(open("stopped-before.json")), json.load(open("stopped.json"))
+host = after["hosts"][0]["id"]
+ids = [r["id"] for r in after["records"]]
+assert len(ids) == len(set(ids)), "a record measured twice"
+by_id = {r["id"]: r for r in after["records"]}
+for r in before["records"]:
+    assert by_id.get(r["id"]) == r, ("changed or lost", r["id"])
+planned = {l.strip().replace("/cpu/", "/" + host + ":cpu/") for l in open("planned.txt") if l.strip()}
+local = {i for i in ids if i.startswith("memory/")}
+assert local == planned, (sorted(local ^ planned))
+assert len([i for i in ids if "/backend=mpi/" in i]) == 6, ids
+assert after["status"] == "complete" and not after["not_run"], (after["status"], after["not_run"])
+assert after["hosts"][0]["ranks"] == [0, 1, 2, 3]
+h = after["history"]
+assert [s["status"] for s in h] == ["stopped", "complete"], h
+assert set(h[0]["records"]) == {r["id"] for r in before["records"]}, h[0]["records"]
+assert set(h[1]["records"]) == set(ids) - set(h[0]["records"]), h[1]["records"]
+assert h[0]["stop_reason"] == "interrupted by signal SIGTERM on MPI rank 2", h[0]
+PY
+
+# 4. Rank 1 killed outright: the others do not hang (mpirun ends them), and the report written
 # at the last boundary is still a valid report with its finished records.
 "${MPIRUN[@]}" "$GPUSIZER" run --tiny --no-gpu --no-telemetry --filter "^memory/" \
   --no-progress -o killed.json > /dev/null 2> err3.txt &

@@ -6,6 +6,7 @@
 // with several ranks is refused rather than run as N separate runs overwriting one report.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -44,6 +45,12 @@ class FleetSession {
   FleetSession(const FleetSession&) = delete;
   FleetSession& operator=(const FleetSession&) = delete;
   virtual const RankPlace& place() const = 0;
+  // --resume of a fleet run, before anything else reads the report: rank 0 reads `fleet_report`
+  // and checks that it was written by an MPI run on these hosts with these ranks on each
+  // (InputError on every rank otherwise), every rank receives it and writes its own part
+  // (fleet_resume.hpp) to a file of its own, whose path it returns: the run resumes that part as
+  // a plain run resumes a report, and rank 0 keeps the fleet's history and collectives.
+  virtual std::filesystem::path resume_part(const std::filesystem::path& fleet_report) = 0;
   // Runs this rank's share into `report` (start_report, run_control.hpp), then the host
   // collectives; rank 0's result holds the fleet report (written to options.out), the other
   // ranks' their own part. The result's stop_cause is the one the ranks agreed on (exit 3). A
