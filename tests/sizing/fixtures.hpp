@@ -35,6 +35,18 @@ inline gpusizer::Target gpu_target(const std::string& id, const std::string& nam
   return t;
 }
 
+// A MIG slice of GPU target `parent`, named as CUDA and NVML name it ("<model> MIG <profile>").
+inline gpusizer::Target mig_target(const std::string& id, const std::string& model,
+                                   const std::string& profile, const std::string& parent) {
+  gpusizer::Target t;
+  t.id = id;
+  t.kind = "mig";
+  t.name = model + " MIG " + profile;
+  t.parent = parent;
+  t.mig_profile = profile;
+  return t;
+}
+
 inline gpusizer::Record record(const std::string& id, const std::string& family,
                                const std::string& operation, const std::string& target,
                                const std::string& metric, double value, const std::string& unit) {

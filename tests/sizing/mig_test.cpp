@@ -152,12 +152,7 @@ TEST(SizingMig, SliceNamedLikeCudaAndNvmlNameItMapsToItsModel) {
   // but not always its parent GPU target. Both must resolve to the catalog's "Test GPU" (TG).
   auto cj = test_catalog();
   Catalog c = catalog_from_json(gpusizer::JsonInput(cj, "c.json"));
-  gpusizer::Target slice;
-  slice.id = "gpu0/mig-1g.18gb-gi7-ci0";
-  slice.kind = "mig";
-  slice.name = "Test GPU MIG 1g.18gb";
-  slice.parent = "gpu0";
-  slice.mig_profile = "1g.18gb";
+  gpusizer::Target slice = mig_target("gpu0/mig-1g.18gb-gi7-ci0", "Test GPU", "1g.18gb", "gpu0");
   auto gemm = record("gemm/bf16/gpu0/mig-1g.18gb-gi7-ci0", "gemm", "bf16", slice.id, "throughput",
                      20e12, "FLOP/s");
   gemm.mode = "concurrent";

@@ -55,6 +55,24 @@ bad_w.pop("measured_rates", None)
 if workload.is_valid(bad_w):
     failures.append("workload schema accepted a workload with nothing to size from")
 
+# A plan option must say what its measured spread is (or why it has none).
+if build_plan is not None and build_plan.exists():
+    doc = json.loads(build_plan.read_text())
+    spreads = [o["measurement_spread"] for o in doc["options"]]
+    if not any(s["available"] for s in spreads):
+        failures.append("the generated plan has no option with a measured spread")
+    for s in spreads:
+        if s["available"] and s["units_per_second_per_replica"]["low"] > s["units_per_second_per_replica"]["high"]:
+            failures.append("a measured spread has low > high")
+    bad_p = json.loads(build_plan.read_text())
+    del bad_p["options"][0]["measurement_spread"]
+    if plan.is_valid(bad_p):
+        failures.append("plan schema accepted an option without measurement_spread")
+    bad_p = json.loads(build_plan.read_text())
+    bad_p["options"][0]["measurement_spread"] = {"available": False}
+    if plan.is_valid(bad_p):
+        failures.append("plan schema accepted a missing spread without why_not")
+
 for f in failures:
     print(f)
 sys.exit(1 if failures else 0)

@@ -8,6 +8,7 @@
 #include "gpusizer/input_file.hpp"
 #include "gpusizer/plausibility.hpp"
 #include "gpusizer/report_io.hpp"
+#include "uncertainty.hpp"
 
 namespace gpusizer::sizing {
 namespace {
@@ -35,6 +36,7 @@ ResourceRate rate_of(const LoadedReport& lr, const Record& r, const Metric& m,
   rate.value = m.value;
   rate.evidence =
       Evidence{lr.file, lr.sha256, r.id, target_id, m.name, m.value, m.unit, r.parameters, r.mode};
+  rate.spread = detail::sample_spread(r, m.value);
   if (r.telemetry && r.telemetry->source != "unavailable" && r.telemetry->power_mean_watts) {
     rate.power_watts = r.telemetry->power_mean_watts;
     rate.power_scope = r.telemetry->scope;

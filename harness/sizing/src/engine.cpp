@@ -9,6 +9,7 @@
 #include "purchase.hpp"
 #include "roofline.hpp"
 #include "summary.hpp"
+#include "uncertainty.hpp"
 
 namespace gpusizer::sizing {
 namespace {
@@ -97,10 +98,14 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
     row.binding = "user-measured rate";
     row.basis = "user-measured rate (" + r->source + ")";
     row.power_note = "not measured (user-measured rate carries no power)";
+    row.spread = detail::no_spread("user-measured rate: no samples");
   } else if (w.work) {
     const DeviceCapability* device = table.gpu(acc.id);
-    auto rl = detail::roofline(*w.work, device, &acc.peaks, g, table, catalog,
-                               options.default_efficiency, span, type.network_mbps * 1e6 / 8);
+    auto run = [&](const DeviceCapability* d) {
+      return detail::roofline(*w.work, d, &acc.peaks, g, table, catalog, options.default_efficiency,
+                              span, type.network_mbps * 1e6 / 8);
+    };
+    auto rl = run(device);
     if (!rl.ok) {
       tc.why = (device == nullptr ? "no report for " + acc.id + " and " : acc.id + ": ") + rl.why;
       return tc;
@@ -119,8 +124,11 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
         row.reasons.push_back("datasheet peaks of " + acc.id + ": " + acc.peaks.source);
       }
       row.power_note = "not measured (estimated)";
+      row.spread = detail::no_spread("estimated from datasheet peaks: nothing measured to spread");
     } else {
       row.basis = "measured (reports)";
+      row.spread =
+          detail::roofline_spread(rl, *device, [&](const DeviceCapability& d) { return run(&d); });
       row.units_per_joule =
           per_joule(rl.units_per_second, rl.binding_power_watts
                                              ? std::optional<double>(*rl.binding_power_watts * g)
@@ -196,6 +204,7 @@ TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Workload& w,
     row.binding = "user-measured rate";
     row.basis = "user-measured rate (" + r->source + ")";
     row.power_note = "not measured (user-measured rate carries no power)";
+    row.spread = detail::no_spread("user-measured rate: no samples");
   } else if (w.work) {
     bool same_type = false;
     const DeviceCapability* cpu = cpu_basis(type, table, catalog, same_type);
@@ -217,12 +226,15 @@ TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Workload& w,
                             work.dtype + " units may do better; measure it)");
       work.dtype = "fp32";
     }
-    auto rl =
-        detail::roofline(work, cpu, nullptr, scale, table, catalog, options.default_efficiency);
+    auto run = [&](const DeviceCapability& d) {
+      return detail::roofline(work, &d, nullptr, scale, table, catalog, options.default_efficiency);
+    };
+    auto rl = run(*cpu);
     if (!rl.ok) {
       tc.why = "CPU report: " + rl.why;
       return tc;
     }
+    row.spread = detail::roofline_spread(rl, *cpu, run);
     row.units_per_second_per_replica = rl.units_per_second;
     row.binding = rl.binding;
     row.evidence = rl.evidence;
@@ -260,25 +272,37 @@ bool profile_smaller(const MigProfile& a, const MigProfile& b) {
   return a.memory_slices < b.memory_slices;
 }
 
+// Prices at an end of the measured spread: without --max-instances (the range says what the
+// count would be) and without excluding anything from the plan.
+std::vector<OptionCost> price_at(const InstanceTypeInfo& type, const Workload& w,
+                                 const detail::CountModel& model, EngineOptions options,
+                                 const std::string& region) {
+  options.max_instances.reset();
+  std::vector<Excluded> ignored;
+  return detail::price_options(type, w, model, options, region, ignored);
+}
+
 void add_rows(const TypeCapacity& tc, const InstanceTypeInfo& type, const Workload& w,
               const EngineOptions& options, const std::string& region, Plan& plan) {
-  detail::CountModel model;
-  model.per_replica_rate = tc.row.units_per_second_per_replica;
-  model.replicas_per_instance = tc.row.replicas_per_instance;
-  model.accelerators_per_replica = tc.row.gpus_per_replica;
   const int span = tc.row.instances_per_replica;
-  if (span > 1) {  // replicas spanning instances: count whole groups of `span` instances
+  // The count model at a per-replica rate (the point, or an end of the measured spread).
+  const auto model_at = [&](double rate) {
+    detail::CountModel model;
+    model.per_replica_rate = rate;
+    model.replicas_per_instance = tc.row.replicas_per_instance;
+    model.accelerators_per_replica = tc.row.gpus_per_replica;
+    if (span <= 1) return model;
+    // Replicas spanning instances: count whole groups of `span` instances.
     model.replicas_per_instance = 1;
     model.instances_per_replica = span;
-    model.count = [&w, &tc, span](double loss) {
-      const long long replicas =
-          detail::replicas_needed(w, tc.row.units_per_second_per_replica, loss) +
-          (w.redundancy_unit == "replicas" ? w.redundancy : 0);
+    model.count = [&w, rate, span](double loss) {
+      const long long replicas = detail::replicas_needed(w, rate, loss) +
+                                 (w.redundancy_unit == "replicas" ? w.redundancy : 0);
       const long long n = replicas * span + (w.redundancy_unit == "replicas" ? 0 : w.redundancy);
       return static_cast<int>(std::min<long long>(n, 1000000000));
     };
-    model.spare = [&w, &tc, &type, span](OptionCost& c, double loss) {
-      c.needed_replicas = detail::replicas_needed(w, tc.row.units_per_second_per_replica, loss);
+    model.spare = [&w, &tc, &type, rate, span](OptionCost& c, double loss) {
+      c.needed_replicas = detail::replicas_needed(w, rate, loss);
       c.spare_replicas = std::max(0, c.instances / span - c.needed_replicas);
       c.spare_unit = "accelerators";
       c.spare_accelerators = std::max(
@@ -286,12 +310,18 @@ void add_rows(const TypeCapacity& tc, const InstanceTypeInfo& type, const Worklo
       c.spare_usd_per_hour = c.spare_accelerators * c.price.usd_per_hour /
                              static_cast<double>(std::max(1, type.accelerator_count));
     };
-  }
-  auto costs = detail::price_options(type, w, model, options, region, plan.excluded);
+    return model;
+  };
+  auto costs = detail::price_options(type, w, model_at(tc.row.units_per_second_per_replica),
+                                     options, region, plan.excluded);
+  const auto spread_costs = detail::price_at_spread(tc.row.spread, [&](double rate) {
+    return price_at(type, w, model_at(rate), options, region);
+  });
   for (auto& c : costs) {
     PlanRow row = tc.row;
     row.cost = std::move(c);
     row.rank_usd = row.cost.window_usd ? *row.cost.window_usd : row.cost.usd_per_month;
+    detail::attach_option_spread(row, spread_costs);
     plan.rows.push_back(std::move(row));
   }
 }
@@ -320,6 +350,7 @@ void add_mig_rows(const InstanceTypeInfo& type, const Accelerator& acc, const Mi
   row.basis = choice.basis;
   row.binding = choice.binding;
   row.evidence = choice.evidence;
+  row.spread = choice.spread;
   row.gpus_per_replica = 1;
   row.mig_slices = choice.slices;
   row.memory_per_accelerator_bytes = choice.memory_bytes;
@@ -346,36 +377,45 @@ void add_mig_rows(const InstanceTypeInfo& type, const Accelerator& acc, const Mi
                           " GPUs are not used by this workload (paid for all the same; pack "
                           "more workloads onto them with several --workload files)");
   }
-  // Slices for a loss (spot): needed + k slices, repacked; instances follow from GPUs.
-  auto gpus_for = [&](double loss) {
-    if (loss <= 0) return gpus;
-    const int n =
-        detail::replicas_needed(w, choice.units_per_second_per_slice, loss) + w.redundancy;
+  // Slices for a rate and a loss (spot, an end of the measured spread): needed + k slices,
+  // repacked; instances follow from GPUs.
+  const double point = choice.units_per_second_per_slice;
+  auto gpus_for = [&](double rate, double loss) {
+    if (loss <= 0 && rate == point) return gpus;
+    const int n = detail::replicas_needed(w, rate, loss) + w.redundancy;
     return static_cast<int>(
         pack_mig(std::vector<MigProfile>(static_cast<std::size_t>(n), choice.profile)).gpus.size());
   };
-  detail::CountModel model;
-  model.per_replica_rate = choice.units_per_second_per_slice;
-  model.replicas_per_instance = row.replicas_per_instance;
-  model.accelerators_per_replica = 1;
-  model.count = [&](double loss) {
-    return (gpus_for(loss) + type.accelerator_count - 1) / type.accelerator_count;
+  const auto model_at = [&](double rate) {
+    detail::CountModel model;
+    model.per_replica_rate = rate;
+    model.replicas_per_instance = row.replicas_per_instance;
+    model.accelerators_per_replica = 1;
+    model.count = [&, rate](double loss) {
+      return (gpus_for(rate, loss) + type.accelerator_count - 1) / type.accelerator_count;
+    };
+    model.spare = [&, rate](OptionCost& c, double loss) {
+      c.spare_unit = "slices";
+      c.needed_replicas = detail::replicas_needed(w, rate, loss);
+      const int provisioned = per_gpu * c.instances * type.accelerator_count;
+      c.spare_replicas = std::max(0, provisioned - c.needed_replicas);
+      c.spare_accelerators =
+          std::max(0, c.instances * type.accelerator_count - gpus_for(rate, loss));
+      c.spare_usd_per_hour =
+          provisioned > 0 ? c.usd_per_hour * c.spare_replicas / static_cast<double>(provisioned)
+                          : 0;
+    };
+    return model;
   };
-  model.spare = [&](OptionCost& c, double loss) {
-    c.spare_unit = "slices";
-    c.needed_replicas = detail::replicas_needed(w, choice.units_per_second_per_slice, loss);
-    const int provisioned = per_gpu * c.instances * type.accelerator_count;
-    c.spare_replicas = std::max(0, provisioned - c.needed_replicas);
-    c.spare_accelerators = std::max(0, c.instances * type.accelerator_count - gpus_for(loss));
-    c.spare_usd_per_hour =
-        provisioned > 0 ? c.usd_per_hour * c.spare_replicas / static_cast<double>(provisioned) : 0;
-  };
-  auto costs = detail::price_options(type, w, model, options, region, plan.excluded);
+  auto costs = detail::price_options(type, w, model_at(point), options, region, plan.excluded);
+  const auto spread_costs = detail::price_at_spread(
+      row.spread, [&](double rate) { return price_at(type, w, model_at(rate), options, region); });
   for (auto& c : costs) {
     PlanRow r = row;
     r.mig = packing;
     r.cost = std::move(c);
     r.rank_usd = r.cost.window_usd ? *r.cost.window_usd : r.cost.usd_per_month;
+    detail::attach_option_spread(r, spread_costs);
     plan.rows.push_back(std::move(r));
   }
 }
@@ -435,8 +475,13 @@ std::optional<MigChoice> choose_mig_profile(const Workload& w, const Accelerator
       choice.units_per_second_per_slice = r->units_per_second;
       choice.binding = "user-measured rate";
       choice.basis = "user-measured rate (" + r->source + ")";
+      choice.spread = detail::no_spread("user-measured rate: no samples");
     } else if (d != nullptr && w.work) {
-      auto rl = detail::roofline(*w.work, d, nullptr, 1.0, table, Catalog{}, DefaultEfficiency{});
+      auto run = [&](const DeviceCapability& device) {
+        return detail::roofline(*w.work, &device, nullptr, 1.0, table, Catalog{},
+                                DefaultEfficiency{});
+      };
+      auto rl = run(*d);
       if (!rl.ok) {
         why += " " + p.name + ": " + rl.why + ";";
         continue;
@@ -446,6 +491,7 @@ std::optional<MigChoice> choose_mig_profile(const Workload& w, const Accelerator
       choice.evidence = rl.evidence;
       choice.basis = "measured (reports, MIG mode " + d->mig_mode + ")";
       choice.units_per_joule = std::nullopt;  // per-slice power is not observable (shared board)
+      choice.spread = detail::roofline_spread(rl, *d, run);
     } else {
       why += " " + p.name + " not measured;";
       continue;
@@ -566,6 +612,7 @@ Plan make_plan(const Workload& w, const CapabilityTable& table, const Catalog& c
     return a.instance_type < b.instance_type;
   });
   detail::write_summary(plan, w, table, catalog, options, cpu_used);
+  detail::mark_ties(plan);
   return plan;
 }
 

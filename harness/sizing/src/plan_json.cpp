@@ -1,5 +1,6 @@
 #include "gpusizer/sizing/plan.hpp"
 #include "gpusizer/sizing/plan_print.hpp"
+#include "uncertainty.hpp"
 
 namespace gpusizer::sizing {
 namespace {
@@ -105,6 +106,7 @@ json row_json(const PlanRow& r) {
          {"units_per_joule", r.units_per_joule ? json(*r.units_per_joule) : json(nullptr)},
          {"power_note", r.power_note},
          {"cost", cost},
+         {"measurement_spread", detail::spread_json(r.spread)},
          {"evidence", evidence},
          {"reasons", r.reasons}};
   if (r.mig_profile) j["mig_profile"] = *r.mig_profile;

@@ -7,6 +7,7 @@
 
 #include "gpusizer/table.hpp"
 #include "gpusizer/text.hpp"
+#include "uncertainty.hpp"  // measurement spread lines (spread_print.cpp)
 
 namespace gpusizer::sizing {
 namespace {
@@ -188,6 +189,7 @@ void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
   }
   list("Summary", plan.summary, out, markdown);
   list("Why the top plan", top_plan_reasons(plan), out, markdown);
+  list("Measurement spread (p5-p95 of the samples)", detail::spread_lines(plan), out, markdown);
   list("vCPU quotas (Service Quotas, service code ec2, " + e(plan.catalog_region) + ")",
        quota_lines(plan), out, markdown);
   list("Assumptions", plan.assumptions, out, markdown);

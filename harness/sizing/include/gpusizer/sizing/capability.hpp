@@ -12,6 +12,7 @@
 
 #include "gpusizer/report.hpp"
 #include "gpusizer/sizing/catalog.hpp"
+#include "gpusizer/sizing/spread.hpp"
 
 namespace gpusizer::sizing {
 
@@ -42,6 +43,7 @@ struct ResourceRate {
   Evidence evidence;
   std::optional<double> power_watts;  // board power while this record ran (NVML/RAPL)
   std::string power_scope;
+  std::optional<RateSpread> spread;  // p5/p95 of the record's per-sample rates (>= 2 samples)
 };
 
 struct DeviceCapability {

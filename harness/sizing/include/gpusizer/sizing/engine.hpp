@@ -68,6 +68,7 @@ struct MigChoice {
   std::vector<Evidence> evidence;
   std::optional<double> units_per_joule;
   std::string basis;
+  MeasurementSpread spread;  // the rate per slice at the p5/p95 of the measured samples
 };
 // The smallest MIG profile of `accelerator` that holds a replica and meets
 // workload.min_rate_per_slice, with the slices the target needs; nullopt with `why` otherwise.

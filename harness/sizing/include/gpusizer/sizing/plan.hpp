@@ -71,7 +71,8 @@ struct PlanRow {
   std::optional<MigPacking> mig;
   int mig_slices = 0;
   OptionCost cost;
-  double rank_usd = 0;  // window cost when a window is given, else monthly cost
+  MeasurementSpread spread;  // ranges from the measured samples (spread.hpp)
+  double rank_usd = 0;       // window cost when a window is given, else monthly cost
 };
 
 struct Excluded {
