@@ -48,8 +48,9 @@ void register_recommend(CLI::App& app, Action& action) {
   cmd->add_option("--today", options->catalog.today,
                   "date prices are aged to, YYYY-MM-DD (default: today, UTC)");
   cmd->add_option("--format", options->format,
-                  "table | md | json | html (a self-contained page for a capacity request)")
-      ->check(CLI::IsMember({"table", "md", "json", "html"}));
+                  "table | md | json | csv (one row per ranked option, for spreadsheets) | html "
+                  "(a self-contained page for a capacity request)")
+      ->check(CLI::IsMember({"table", "md", "json", "csv", "html"}));
   cmd->add_option("--out,-o", options->out, "write the plan (JSON, with evidence) to this file");
   CLI::Option* max =
       cmd->add_option("--max-instances", *max_instances, "largest instance count an option may use")

@@ -80,13 +80,79 @@ std::string ostream_text(double v, int precision, bool fixed_point) {
 TEST(Text, NumbersAsTheStreamsTheyReplaced) {
   for (double v : {0.0, 0.7, 1.0 / 6.0, 1.1666667, 5600.0, 51750000.0, 1234567.0, 0.000012345,
                    -3.25, 730.0, 257.71}) {
-    EXPECT_EQ(short_number(v), ostream_text(v, 4, false)) << v;
     EXPECT_EQ(significant(v, 6), ostream_text(v, 6, false)) << v;
     EXPECT_EQ(fixed(v, 2), ostream_text(v, 2, true)) << v;
   }
-  EXPECT_EQ(short_number(1.1666667), "1.167");
-  EXPECT_EQ(short_number(51750000.0), "5.175e+07");
   EXPECT_EQ(fixed(1e300, 0).size(), 301u);  // no truncation of large values
+}
+
+// Numbers as people read them: four significant digits, no exponent from 0.001 up, thousands
+// separated. Every expectation is written out by hand.
+TEST(Text, ShortNumbersAsPeopleReadThem) {
+  EXPECT_EQ(short_number(20000.0), "20,000");  // was "2e+04"
+  EXPECT_EQ(short_number(400000.0), "400,000");
+  EXPECT_EQ(short_number(783123.0), "783,100");  // four significant digits
+  EXPECT_EQ(short_number(51750000.0), "51,750,000");
+  EXPECT_EQ(short_number(1234567.0), "1,235,000");
+  EXPECT_EQ(short_number(1234.6), "1,235");
+  EXPECT_EQ(short_number(5600.0), "5,600");
+  EXPECT_EQ(short_number(9999.6), "10,000");  // rounding carries into the next power of ten
+  EXPECT_EQ(short_number(999.96), "1,000");
+  EXPECT_EQ(short_number(730.0), "730");
+  EXPECT_EQ(short_number(257.71), "257.7");
+  EXPECT_EQ(short_number(13.7255), "13.73");
+  EXPECT_EQ(short_number(99.996), "100");
+  EXPECT_EQ(short_number(1.1666667), "1.167");
+  EXPECT_EQ(short_number(0.7), "0.7");
+  EXPECT_EQ(short_number(1.0 / 6.0), "0.1667");
+  EXPECT_EQ(short_number(0.0012345678), "0.001235");
+  EXPECT_EQ(short_number(0.0), "0");
+  EXPECT_EQ(short_number(-0.0), "0");
+  EXPECT_EQ(short_number(-3.25), "-3.25");
+  EXPECT_EQ(short_number(-20000.0), "-20,000");
+  EXPECT_EQ(short_number(0.000012345), "1.234e-05");  // below 0.001 the exponent stays
+  EXPECT_EQ(group_thousands("1234567"), "1,234,567");
+  EXPECT_EQ(group_thousands("-1234.5678"), "-1,234.5678");
+  EXPECT_EQ(group_thousands("999"), "999");
+  EXPECT_EQ(group_thousands(""), "");
+}
+
+// One money format: cents with separators from a dollar up, four significant digits below.
+TEST(Text, MoneyInOneFormat) {
+  EXPECT_EQ(format_usd(130.3125), "$130.31");
+  EXPECT_EQ(format_usd(1372320.576), "$1,372,320.58");
+  EXPECT_EQ(format_usd(2016.0), "$2,016.00");
+  EXPECT_EQ(format_usd(1000000.0), "$1,000,000.00");
+  EXPECT_EQ(format_usd(-806.4), "-$806.40");
+  EXPECT_EQ(format_usd(0.0), "$0.00");
+  EXPECT_EQ(format_usd(0.1785), "$0.1785");  // a sub-dollar hourly price keeps its precision
+  EXPECT_EQ(format_usd(0.17854), "$0.1785");
+  EXPECT_EQ(format_usd(0.5), "$0.50");  // at least the cents
+  EXPECT_EQ(format_usd(0.05), "$0.05");
+  EXPECT_EQ(format_usd(0.00523), "$0.00523");
+  EXPECT_EQ(format_usd(0.99999), "$1.00");
+  EXPECT_EQ(format_usd(1.005), "$1.00");       // 1.005 is 1.00499999... as a double
+  EXPECT_EQ(format_usd(0.0000001), "$0.00");   // at most six decimals
+  EXPECT_EQ(format_usd(-0.0000001), "$0.00");  // no "-$0.00"
+  EXPECT_EQ(exact_usd(39.33), "$39.33");
+  EXPECT_EQ(exact_usd(63.296), "$63.296");
+  EXPECT_EQ(exact_usd(0.8048), "$0.8048");
+  EXPECT_EQ(exact_usd(34.6080), "$34.608");
+  EXPECT_EQ(exact_usd(1234.5), "$1,234.50");
+  EXPECT_EQ(exact_usd(55.04), "$55.04");
+}
+
+TEST(Text, PlainNumbersForMachines) {
+  EXPECT_EQ(plain_number(400000.0), "400000");
+  EXPECT_EQ(plain_number(2088.768), "2088.768");
+  EXPECT_EQ(plain_number(0.1), "0.1");
+  EXPECT_EQ(plain_number(-3.25), "-3.25");
+  EXPECT_EQ(plain_number(0.0), "0");
+  EXPECT_EQ(plain_number(1e20), "100000000000000000000");
+  EXPECT_EQ(plain_number(1.0 / 3.0), "0.3333333333333333");  // 16 digits read back exactly
+  for (double v : {1.0 / 3.0, 63.296 * 33, 0.7146, 1e-7, 123456789.125}) {
+    EXPECT_EQ(std::stod(plain_number(v)), v) << v;
+  }
 }
 
 TEST(Text, ThreeSignificantAndBinaryBytes) {

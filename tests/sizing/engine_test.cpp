@@ -271,8 +271,8 @@ TEST(SizingEngine, ACheaperEstimateIsNamedAndTheCpuClaimStaysTrue) {
                      std::string::npos;
     cpu_dearer = cpu_dearer || s.find(
                                    "CPU option evaluated: cheapest is 200 x c1.large "
-                                   "on_demand at $73,000.00 (SCALED), dearer than e1.x at "
-                                   "$2,920.00 (ESTIMATED)") != std::string::npos;
+                                   "on_demand at $73,000.00/month (SCALED), dearer than e1.x "
+                                   "at $2,920.00/month (ESTIMATED)") != std::string::npos;
     false_claim =
         false_claim || s.find("serves the load for less than any accelerator") != std::string::npos;
   }

@@ -129,7 +129,7 @@ TEST(SizingSpan, WithoutAMultiNodeReportTheNetworkIsEstimatedAndSaysSo) {
   EXPECT_TRUE(p5->estimated);
   EXPECT_EQ(p5->label, "estimated");
   EXPECT_NE(p5->basis.find("collectives (inter-node): no multi-node report measured all_reduce; "
-                           "network 4e+11 B/s (catalog) x efficiency 0.6 (stated default)"),
+                           "network 400.0 GB/s (catalog) x efficiency 0.6 (stated default)"),
             std::string::npos)
       << p5->basis;
   // With a slow estimate (efficiency 0.01: 4e9 B/s), the network binds: 1.4e5 / 4e9 = 3.5e-5 s.

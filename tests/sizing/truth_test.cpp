@@ -131,7 +131,7 @@ TEST(SizingTruth, CpuRowsScaledFromAnotherMachineAreLabelledAndRankedAsEstimates
   EXPECT_EQ(plan.rows.front().instance_type, "c1.large");
   EXPECT_TRUE(has(plan.summary,
                   "Cheaper on paper but SCALED (no measurement of c1.xlarge): 1 x c1.xlarge "
-                  "on_demand at $657.00 vs $730.00 for the top plan"))
+                  "on_demand at $657.00/month vs $730.00/month for the top plan"))
       << ::testing::PrintToString(plan.summary);
   // Every format says it.
   std::ostringstream table_text;
@@ -330,7 +330,7 @@ TEST(SizingTruth, StaleAndIllustrativePricesAreMarkedEverywhere) {
   EXPECT_EQ(plan.rows.front().cost.option, "spot");
   EXPECT_TRUE(has(plan.summary,
                   "#1 3 x t1.x spot ranks on an ILLUSTRATIVE price ($3.00/h per instance, test, "
-                  "as of 2025-06) above #2 2 x t1.x on_demand at $14,600.00, the best option "
+                  "as of 2025-06) above #2 2 x t1.x on_demand at $14,600.00/month, the best option "
                   "with a dated price"))
       << ::testing::PrintToString(plan.summary);
   EXPECT_TRUE(has(plan.summary, "Its price is ILLUSTRATIVE"));

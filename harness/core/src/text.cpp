@@ -1,7 +1,11 @@
 #include "gpusizer/text.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include <nlohmann/json.hpp>
 
@@ -70,8 +74,86 @@ std::string significant(double value, int digits) {
   return buf;
 }
 
+namespace {
+
+// The decimal exponent of |value| once rounded to four significant digits (printf "%.3e"), so
+// 9999.6 counts as 1.000e+04.
+int rounded_exponent(double magnitude, std::string* mantissa_digits = nullptr) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3e", magnitude);
+  if (mantissa_digits != nullptr)
+    *mantissa_digits = std::string(1, buf[0]) + std::string(buf + 2, 3);
+  return std::atoi(std::strchr(buf, 'e') + 1);
+}
+
+// "12.3400" -> "12.34", "5.000" -> "5" (keep_decimals 0) or "5.00" (keep_decimals 2).
+std::string trim_zeros(std::string text, std::size_t keep_decimals) {
+  const std::size_t dot = text.find('.');
+  if (dot == std::string::npos) return text;
+  while (text.size() - dot - 1 > keep_decimals && text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+std::string dollars(bool negative, const std::string& magnitude) {
+  const bool zero = magnitude.find_first_not_of("0.,") == std::string::npos;
+  return (negative && !zero ? "-$" : "$") + group_thousands(magnitude);
+}
+
+}  // namespace
+
 std::string short_number(double value) {
-  return significant(value, 4);
+  if (!std::isfinite(value)) return significant(value, 4);
+  if (value == 0) return "0";
+  const double magnitude = std::fabs(value);
+  if (magnitude < 1e-3) return significant(value, 4);
+  std::string digits;
+  const int exponent = rounded_exponent(magnitude, &digits);
+  std::string text;
+  if (exponent >= 3) {
+    text = group_thousands(digits + std::string(static_cast<std::size_t>(exponent - 3), '0'));
+  } else {
+    text = trim_zeros(fixed(magnitude, 3 - exponent), 0);
+  }
+  return (value < 0 ? "-" : "") + text;
+}
+
+std::string group_thousands(std::string digits) {
+  std::string sign;
+  if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) {
+    sign = digits.substr(0, 1);
+    digits.erase(0, 1);
+  }
+  const std::size_t dot = digits.find('.');
+  const std::string fraction = dot == std::string::npos ? "" : digits.substr(dot);
+  const std::string whole = digits.substr(0, dot);
+  std::string out;
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    if (i > 0 && (whole.size() - i) % 3 == 0) out += ',';
+    out += whole[i];
+  }
+  return sign + out + fraction;
+}
+
+std::string format_usd(double usd) {
+  const double magnitude = std::fabs(usd);
+  std::string text = fixed(magnitude, 2);
+  if (magnitude > 0 && magnitude < 1 && text != "1.00") {
+    const int decimals = std::min(6, 3 - rounded_exponent(magnitude));
+    text = trim_zeros(fixed(magnitude, decimals), 2);
+  }
+  return dollars(usd < 0, text);
+}
+
+std::string exact_usd(double usd) {
+  return dollars(usd < 0, trim_zeros(fixed(std::fabs(usd), 6), 2));
+}
+
+std::string plain_number(double value) {
+  if (value == 0) return "0";
+  char buf[400];
+  const auto result = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed);
+  return std::string(buf, result.ptr);
 }
 
 std::string three_significant(double value) {

@@ -9,7 +9,6 @@
 
 #include "gpusizer/sizing/aws_import.hpp"
 #include "gpusizer/sizing/dates.hpp"
-#include "gpusizer/sizing/plan_print.hpp"
 #include "gpusizer/text.hpp"
 
 namespace gpusizer::sizing {

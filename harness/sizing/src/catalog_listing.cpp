@@ -4,7 +4,6 @@
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/sizing/dates.hpp"
-#include "gpusizer/sizing/plan_print.hpp"
 #include "gpusizer/table.hpp"
 #include "gpusizer/text.hpp"
 

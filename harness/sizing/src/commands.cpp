@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "gpusizer/error.hpp"
+#include "gpusizer/host_info.hpp"
 #include "gpusizer/report_io.hpp"
 #include "gpusizer/sizing/aws_import.hpp"
 #include "gpusizer/sizing/capability.hpp"
@@ -22,11 +23,12 @@
 namespace gpusizer::sizing {
 namespace {
 
-void check_format(const std::string& format, bool html_allowed = false) {
-  if (html_allowed && format == "html") return;
+// recommend also writes html and csv; catalog table, md and json.
+void check_format(const std::string& format, bool plan = false) {
+  if (plan && (format == "html" || format == "csv")) return;
   if (format != "table" && format != "md" && format != "json") {
     throw InputError(std::string("--format: expected table, md") +
-                     (html_allowed ? ", json or html" : " or json") + ", got \"" + format + "\"");
+                     (plan ? ", json, csv or html" : " or json") + ", got \"" + format + "\"");
   }
 }
 
@@ -113,7 +115,7 @@ void restrict_catalog(Catalog& catalog, const std::vector<std::string>& types,
 }  // namespace
 
 int run_recommend(const RecommendOptions& options, std::ostream& out) {
-  check_format(options.format, /*html_allowed=*/true);
+  check_format(options.format, /*plan=*/true);
   if (options.catalog.max_price_age_days < 0) {
     throw InputError("--max-price-age-days: expected 0 or more days");
   }
@@ -153,9 +155,14 @@ int run_recommend(const RecommendOptions& options, std::ostream& out) {
     plan.restricted_to = restricted;
     plan.warnings.insert(plan.warnings.begin(), catalog_notes.begin(), catalog_notes.end());
     plan.warnings.insert(plan.warnings.end(), quotas.warnings.begin(), quotas.warnings.end());
+    const ToolInfo tool = current_tool();
+    plan.tool_version = tool.version + " (" + tool.git_revision + ")";
     for (const auto& r : reports) {
-      plan.reports.push_back(
-          {r.file, r.sha256, r.report.tool.version + " (" + r.report.tool.git_revision + ")"});
+      const Host& host = r.report.host;
+      plan.reports.push_back({r.file, r.sha256,
+                              r.report.tool.version + " (" + r.report.tool.git_revision + ")",
+                              host.hostname, host.instance_type ? host.instance_type->value : "",
+                              r.report.suite, r.report.started_at});
     }
     if (reports.empty())
       plan.warnings.push_back(
@@ -165,9 +172,13 @@ int run_recommend(const RecommendOptions& options, std::ostream& out) {
   }
   nlohmann::json doc;
   const bool markdown = options.format == "md";
+  const bool text = options.format == "table" || markdown;
   if (options.format == "html") {
     print_plan_page(plans, out);
-  } else if (options.format != "json") {
+  } else if (options.format == "csv") {
+    print_plan_csv(plans, out);
+  } else if (text) {
+    if (markdown) print_plan_header(plans, out);
     for (std::size_t i = 0; i < plans.size(); ++i) {
       if (i > 0) out << "\n";
       print_plan(plans[i], out, markdown);
@@ -175,8 +186,7 @@ int run_recommend(const RecommendOptions& options, std::ostream& out) {
   }
   std::vector<CombinedMigPacking> combined;
   if (workloads.size() > 1) combined = combine_mig(workloads, table, catalog);
-  if (options.format != "json" && options.format != "html")
-    print_combined_mig(combined, out, markdown);
+  if (text) print_combined_mig(combined, out, markdown);
   if (plans.size() == 1) {
     doc = to_json(plans.front());
   } else {

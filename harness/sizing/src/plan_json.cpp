@@ -86,6 +86,17 @@ json row_json(const PlanRow& r) {
   if (c.break_even_busy_fraction) cost["break_even_busy_fraction"] = *c.break_even_busy_fraction;
   if (c.billed_days) cost["billed_days"] = *c.billed_days;
   if (!c.blocks.empty()) cost["capacity_blocks"] = c.blocks;
+  if (c.block_schedule) {
+    const BlockSchedule& b = *c.block_schedule;
+    json schedule{{"ends_at_utc", kCapacityBlockEndUtc},
+                  {"termination_starts_minutes_before_end", kCapacityBlockTerminationMinutes},
+                  {"billed_hours", b.billed_hours},
+                  {"usable_hours", b.usable_hours}};
+    if (!b.start.empty()) schedule["start"] = b.start;
+    if (!b.end.empty()) schedule["end"] = b.end;
+    if (!b.termination_starts.empty()) schedule["termination_starts"] = b.termination_starts;
+    cost["capacity_block_schedule"] = schedule;
+  }
   json evidence = json::array();
   for (const auto& e : r.evidence) evidence.push_back(evidence_json(e));
   json j{{"instance_type", r.instance_type},
@@ -122,7 +133,14 @@ json row_json(const PlanRow& r) {
 nlohmann::json to_json(const Plan& plan) {
   json reports = json::array();
   for (const auto& r : plan.reports) {
-    reports.push_back({{"file", r.file}, {"sha256", r.sha256}, {"tool_version", r.tool_version}});
+    reports.push_back(
+        {{"file", r.file},
+         {"sha256", r.sha256},
+         {"tool_version", r.tool_version},
+         {"hostname", r.hostname},
+         {"instance_type", r.instance_type.empty() ? json(nullptr) : json(r.instance_type)},
+         {"suite", r.suite},
+         {"started_at", r.started_at}});
   }
   json rows = json::array();
   for (const auto& r : plan.rows) rows.push_back(row_json(r));
@@ -154,6 +172,7 @@ nlohmann::json to_json(const Plan& plan) {
   }
   return {{"schema_version", kPlanSchemaVersion},
           {"kind", "gpusizer.plan"},
+          {"tool_version", plan.tool_version},
           {"workload", workload},
           {"catalog",
            {{"file", plan.catalog_file},

@@ -19,31 +19,10 @@ std::string e(const std::string& t) {
   return html_escape(t);
 }
 
-// As people read numbers: "400,000" and "783,100", not "4e+05"; "12.35" below 10,000.
-std::string sig(double v) {
-  char buf[64];
-  if (!(std::fabs(v) >= 10000)) return short_number(v);
-  // Four significant digits, then thousands separators.
-  const double p = std::pow(10.0, std::floor(std::log10(std::fabs(v))) - 3);
-  std::snprintf(buf, sizeof buf, "%.0f", std::round(v / p) * p);
-  std::string digits = buf, out;
-  const bool negative = !digits.empty() && digits[0] == '-';
-  if (negative) digits.erase(0, 1);
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return (negative ? "-" : "") + out;
-}
-
 std::string option_name(const PlanRow& r) {
   std::string s = std::to_string(r.cost.instances) + " × " + r.instance_type;
   if (r.mig_profile) s += " (MIG " + *r.mig_profile + ")";
   return s + " " + r.cost.option;
-}
-
-std::string family_of(const std::string& type) {
-  return type.substr(0, type.find('.'));
 }
 
 void answer(const Plan& p, std::ostream& out) {
@@ -62,12 +41,12 @@ void answer(const Plan& p, std::ostream& out) {
                    (top.cost.window_usd ? ", " + e(format_usd(*top.cost.window_usd)) + " for the " +
                                               std::to_string(*p.window_days) + "-day window"
                                         : ""));
-  item("Serves", e(sig(top.units_per_second_per_instance * top.cost.instances) + " " + p.unit +
-                   "/s at full load (target " + sig(p.target_rate) + " " + p.unit + "/s at " +
-                   fixed(100 * p.utilization_target, 0) + " % utilization)"));
-  item("Per dollar", e(sig(top.cost.units_per_dollar) + " " + p.unit + "/$"));
+  item("Serves", e(short_number(top.units_per_second_per_instance * top.cost.instances) + " " +
+                   p.unit + "/s at full load (target " + short_number(p.target_rate) + " " +
+                   p.unit + "/s at " + fixed(100 * p.utilization_target, 0) + " % utilization)"));
+  item("Per dollar", e(short_number(top.cost.units_per_dollar) + " " + p.unit + "/$"));
   item("Per joule", top.units_per_joule
-                        ? e(sig(*top.units_per_joule) + " " + p.unit + "/J") +
+                        ? e(short_number(*top.units_per_joule) + " " + p.unit + "/J") +
                               " <span class=\"why\">(" + e(top.power_note) + ")</span>"
                         : "<span class=\"why\">" + e(top.power_note) + "</span>");
   item("Binding resource", e(top.binding));
@@ -91,7 +70,7 @@ std::string perf_per_dollar_chart(const Plan& p) {
     b.label = "#" + std::to_string(i + 1) + " " + option_name(r);
     b.value = r.cost.units_per_dollar;
     b.value_text =
-        sig(r.cost.units_per_dollar) + (r.label == "measured" ? "" : " (" + r.label + ")");
+        short_number(r.cost.units_per_dollar) + (r.label == "measured" ? "" : " (" + r.label + ")");
     b.css_class = r.label == "measured" ? "" : "estimated";
     b.tooltip = b.label + ": " + format_usd(r.cost.usd_per_hour) + "/h, " + r.basis;
     bars.push_back(std::move(b));
@@ -162,7 +141,7 @@ std::string mig_drawing(const PlanRow& r) {
 
 void plan_section(const Plan& p, std::ostream& out) {
   out << "<h2>" << e(p.workload_name.empty() ? "Workload" : p.workload_name) << "</h2>\n";
-  out << "<p class=\"why\">Target " << e(sig(p.target_rate) + " " + p.unit) << "/s at "
+  out << "<p class=\"why\">Target " << e(short_number(p.target_rate) + " " + p.unit) << "/s at "
       << fixed(100 * p.utilization_target, 0) << " % utilization, redundancy " << p.redundancy
       << " " << e(p.redundancy_unit)
       << (p.window_days ? ", reservation window " + std::to_string(*p.window_days) + " days" +
@@ -179,6 +158,11 @@ void plan_section(const Plan& p, std::ostream& out) {
     out << "</ul>\n";
   }
   out << perf_per_dollar_chart(p) << break_even_chart(p);
+  if (const auto window = window_lines(p); !window.empty()) {
+    out << "<h3>Reservation window</h3>\n<ul class=\"window-list\">\n";
+    for (const auto& line : window) out << "<li>" << e(line) << "</li>\n";
+    out << "</ul>\n";
+  }
   for (const auto& r : p.rows) {
     if (r.mig) {
       out << mig_drawing(r);
@@ -207,8 +191,9 @@ void plan_section(const Plan& p, std::ostream& out) {
                   ? fixed(100 * *r.cost.break_even_busy_fraction, 1) + " %"
                   : "<span class=\"why\" title=\"paid per hour used\">—</span>")
           << "</td>";
-    out << "<td class=\"num\">" << e(sig(r.cost.units_per_dollar)) << "</td><td class=\"num\">"
-        << (r.units_per_joule ? e(sig(*r.units_per_joule))
+    out << "<td class=\"num\">" << e(short_number(r.cost.units_per_dollar))
+        << "</td><td class=\"num\">"
+        << (r.units_per_joule ? e(short_number(*r.units_per_joule))
                               : "<span class=\"why\" title=\"" + e(r.power_note) + "\">—</span>")
         << "</td><td>" << e(r.binding) << "</td><td>"
         << e(format_usd(r.cost.price.usd_per_hour) + ", " + r.cost.price.source + ", " +
@@ -230,23 +215,17 @@ void plan_section(const Plan& p, std::ostream& out) {
   out << "<li>catalog <code>" << e(p.catalog_file) << "</code>";
   for (const auto& o : p.overlays) out << ", overlay <code>" << e(o) << "</code>";
   out << "</li>\n</ul>\n";
-  // Excluded, folded by family: one line per family and reason.
+  // Excluded, folded by family: one line per family, option and reason.
   if (!p.excluded.empty()) {
-    std::map<std::string, std::map<std::string, std::vector<std::string>>> folded;
-    for (const auto& x : p.excluded)
-      folded[family_of(x.instance_type)][x.reason].push_back(
-          x.instance_type + (x.option.empty() ? "" : " " + x.option));
+    const std::vector<ExcludedGroup> groups = excluded_groups(p);
     out << "<h3>Excluded (" << p.excluded.size() << ")</h3>\n";
-    for (const auto& [family, reasons] : folded) {
-      std::size_t n = 0;
-      for (const auto& [why, types] : reasons) n += types.size();
-      out << "<details><summary><b>" << e(family) << "</b> — " << n << " option"
+    for (std::size_t i = 0; i < groups.size();) {
+      std::size_t end = i, n = 0;
+      for (; end < groups.size() && groups[end].family == groups[i].family; ++end)
+        n += groups[end].instance_types.size();
+      out << "<details><summary><b>" << e(groups[i].family) << "</b> — " << n << " option"
           << (n == 1 ? "" : "s") << "</summary><ul>\n";
-      for (const auto& [why, types] : reasons) {
-        std::string list;
-        for (const auto& t : types) list += (list.empty() ? "" : ", ") + t;
-        out << "<li>" << e(why) << " <span class=\"why\">(" << e(list) << ")</span></li>\n";
-      }
+      for (; i < end; ++i) out << "<li>" << e(describe(groups[i])) << "</li>\n";
       out << "</ul></details>\n";
     }
   }

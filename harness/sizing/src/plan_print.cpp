@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "gpusizer/printers.hpp"
 #include "gpusizer/table.hpp"
 #include "gpusizer/text.hpp"
 #include "uncertainty.hpp"  // measurement spread lines (spread_print.cpp)
@@ -31,7 +32,10 @@ void list(const std::string& title, const std::vector<std::string>& items, std::
 // The ranked options, one row each.
 Table plan_table(const Plan& plan) {
   std::vector<std::string> headers{"#", "type", "count", "option", "$/h", "$/month"};
-  if (plan.window_days) headers.push_back("$ window");
+  if (plan.window_days) {
+    headers.push_back("$ window");
+    headers.push_back("break-even");
+  }
   for (const char* h : {"spare", "vCPUs", "perf/$", "perf/W", "binding", "basis", "price"})
     headers.push_back(h);
   Table table(headers, TableLayout::padded);
@@ -44,7 +48,12 @@ Table plan_table(const Plan& plan) {
         r.cost.option,
         format_usd(r.cost.usd_per_hour),
         format_usd(r.cost.usd_per_month)};
-    if (plan.window_days) row.push_back(r.cost.window_usd ? format_usd(*r.cost.window_usd) : "-");
+    if (plan.window_days) {
+      row.push_back(r.cost.window_usd ? format_usd(*r.cost.window_usd) : "-");
+      row.push_back(r.cost.break_even_busy_fraction
+                        ? short_number(*r.cost.break_even_busy_fraction) + " busy"
+                        : "-");
+    }
     row.push_back(spare_cell(r.cost));
     row.push_back(r.cost.quota ? std::to_string(r.cost.quota->vcpus) + " " + r.cost.quota->bucket +
                                      (r.cost.quota->market == "Spot" ? " spot" : "")
@@ -62,15 +71,6 @@ Table plan_table(const Plan& plan) {
 
 }  // namespace
 
-// A catalog price as given (up to 6 decimals, trailing zeros trimmed, at least cents).
-std::string exact_usd(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6f", v);
-  std::string text = buf;
-  while (text.back() == '0' && text.size() - text.find('.') > 3) text.pop_back();
-  return "$" + text;
-}
-
 std::string price_label(const OptionCost& cost) {
   std::string out = cost.price.as_of;
   if (cost.price.illustrative) out += " illustrative";
@@ -84,20 +84,6 @@ std::vector<std::string> row_labels(const PlanRow& row) {
   if (row.cost.price.illustrative) out.push_back("illustrative");
   if (row.cost.price_stale) out.push_back("stale");
   if (!row.cost.price_age_days) out.push_back("undated");
-  return out;
-}
-
-std::string format_usd(double usd) {
-  const double cents_total = std::round(usd * 100.0);
-  std::string digits = fixed(std::floor(std::fabs(cents_total) / 100.0), 0);
-  std::string grouped;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
-    grouped += digits[i];
-  }
-  const long cents = std::lround(std::fmod(std::fabs(cents_total), 100.0));
-  std::string out = (cents_total < 0 ? "-$" : "$") + grouped + "." + (cents < 10 ? "0" : "") +
-                    std::to_string(cents);
   return out;
 }
 
@@ -135,7 +121,7 @@ std::vector<std::string> top_plan_reasons(const Plan& plan) {
                     top.cost.price.source + ", as of " + top.cost.price.as_of + ")");
   for (const auto& e : top.evidence) {
     reasons.push_back("evidence: " + e.report_file + " record " + e.record_id + " " + e.metric +
-                      " " + short_number(e.value) + " " + e.unit + " (sha256 " +
+                      " " + format_value(e.value, e.unit) + " (sha256 " +
                       e.report_sha256.substr(0, 12) + "...)");
   }
   if (top.mig) {
@@ -188,6 +174,7 @@ void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
     plan_table(plan).render(out, markdown ? TextFormat::md : TextFormat::table);
   }
   list("Summary", plan.summary, out, markdown);
+  list("Reservation window", window_lines(plan), out, markdown);
   list("Why the top plan", top_plan_reasons(plan), out, markdown);
   list("Measurement spread (p5-p95 of the samples)", detail::spread_lines(plan), out, markdown);
   list("vCPU quotas (Service Quotas, service code ec2, " + e(plan.catalog_region) + ")",
@@ -195,11 +182,9 @@ void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
   list("Assumptions", plan.assumptions, out, markdown);
   list("Warnings", plan.warnings, out, markdown);
   std::vector<std::string> excluded;
-  for (const auto& x : plan.excluded) {
-    excluded.push_back(x.instance_type + (x.option.empty() ? "" : " " + x.option) + ": " +
-                       x.reason);
-  }
-  list("Not in the table", excluded, out, markdown);
+  for (const auto& g : excluded_groups(plan)) excluded.push_back(describe(g));
+  list("Not in the table (" + std::to_string(plan.excluded.size()) + " options, by family)",
+       excluded, out, markdown);
 }
 
 void print_combined_mig(const std::vector<CombinedMigPacking>& combined, std::ostream& out,

@@ -67,7 +67,22 @@ std::optional<int> price_age_days(const Price& price, std::int64_t today) {
 namespace {
 
 std::string money(double usd) {
-  return "$" + fixed(usd, 2);
+  return format_usd(usd);
+}
+
+// The block's hours and, with an offering, its own start and end and when termination starts.
+BlockSchedule block_schedule(int billed_days, const Price& price) {
+  BlockSchedule s;
+  s.billed_hours = billed_days * 24.0;
+  s.usable_hours = s.billed_hours - kCapacityBlockTerminationMinutes / 60.0;
+  if (price.offering) {
+    s.start = price.offering->start_date;
+    s.end = price.offering->end_date;
+    if (auto end = parse_timestamp(s.end)) {
+      s.termination_starts = format_timestamp(*end - kCapacityBlockTerminationMinutes * 60);
+    }
+  }
+  return s;
 }
 
 void spare_of(OptionCost& c, const InstanceTypeInfo& type, const Workload& workload,
@@ -132,7 +147,7 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Worklo
   if (auto it = type.prices.find("on_demand"); it != type.prices.end()) on_demand = &it->second;
   if (on_demand == nullptr) {
     excluded.push_back({type.type, "on_demand",
-                        "no on-demand price for " + type.type + " in " + region +
+                        "no on-demand price in " + region +
                             " (import one: aws pricing get-products ... --region us-east-1, then "
                             "gpusizer catalog import-aws <file> --region " +
                             region + ")"});
@@ -233,9 +248,13 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Worklo
           for (int b : c.blocks) sizes += (sizes.empty() ? "" : "+") + std::to_string(b);
           c.notes.push_back("capacity block sizes are 1, 2, 4, ..., 64 instances: " + sizes);
         }
+        c.block_schedule = block_schedule(*days, price);
         c.notes.push_back(
-            "capacity blocks end at 11:30 UTC; EC2 starts terminating instances 30 min before the "
-            "end");
+            std::string("capacity blocks end at ") + kCapacityBlockEndUtc +
+            " UTC; EC2 starts terminating instances " +
+            std::to_string(kCapacityBlockTerminationMinutes) +
+            " minutes before the end: " + short_number(c.block_schedule->usable_hours) +
+            " of the " + short_number(c.block_schedule->billed_hours) + " h billed are usable");
         c.window_usd = c.usd_per_hour * (*days * 24.0);
       } else if (is_window_option(option) || committed) {
         c.window_usd = c.usd_per_hour * window_hours;
@@ -251,15 +270,15 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Worklo
         // where it pays off above the price ratio.
         const bool cheaper = *c.window_usd < *c.on_demand_window_usd;
         std::ostringstream note;
-        note.precision(4);
-        note << option << ": break-even busy fraction " << *c.break_even_busy_fraction
+        note << option << ": break-even busy fraction " << short_number(*c.break_even_busy_fraction)
              << " (reservation $/h / on-demand $/h)";
         if (c.billed_days && *c.billed_days != workload.window->days) {
           note << "; with " << *c.billed_days << " days billed for " << workload.window->days
                << " days used it is "
-               << *c.break_even_busy_fraction * *c.billed_days / workload.window->days;
+               << short_number(*c.break_even_busy_fraction * *c.billed_days /
+                               workload.window->days);
         }
-        note << "; at busy fraction " << workload.window->busy_fraction << " it is "
+        note << "; at busy fraction " << short_number(workload.window->busy_fraction) << " it is "
              << (cheaper ? "cheaper" : "dearer") << " than on-demand (" << money(*c.window_usd)
              << " vs " << money(*c.on_demand_window_usd) << " over the window)";
         c.notes.push_back(note.str());

@@ -1,4 +1,5 @@
 #include "roofline.hpp"
+#include "gpusizer/printers.hpp"
 #include "gpusizer/text.hpp"
 
 #include <cmath>
@@ -98,8 +99,9 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
       out.estimated = true;
       out.estimate_notes.push_back(
           "collectives (inter-node): no multi-node report measured " + work.collective_operation +
-          "; network " + short_number(network_bytes_per_second) + " B/s (catalog) x efficiency " +
-          short_number(defaults.inter_node_collectives) + " (stated default)");
+          "; network " + format_value(network_bytes_per_second, "B/s") +
+          " (catalog) x efficiency " + short_number(defaults.inter_node_collectives) +
+          " (stated default)");
     } else {
       out.why = "a replica spans " + std::to_string(instances_per_replica) +
                 " instances: no multi-node report measured " + work.collective_operation +
@@ -171,8 +173,10 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
       if (best_evidence != nullptr) out.evidence.push_back(*best_evidence);
       per_second = *peak * efficiency * (scales(term.resource) ? scale : 1.0);
       out.estimated = true;
-      out.estimate_notes.push_back(term.resource + ": datasheet " + short_number(*peak) +
-                                   " x efficiency " + short_number(efficiency) + " from " + from);
+      out.estimate_notes.push_back(
+          term.resource + ": datasheet " +
+          format_value(*peak, term.resource == "compute" ? "FLOP/s" : "B/s") + " x efficiency " +
+          short_number(efficiency) + " from " + from);
     }
     double seconds = term.amount / per_second;
     if (seconds > worst_seconds) {

@@ -11,7 +11,7 @@
 #include "gpusizer/error.hpp"
 #include "gpusizer/sizing/aws_import.hpp"
 #include "gpusizer/sizing/dates.hpp"
-#include "gpusizer/sizing/plan_print.hpp"
+#include "gpusizer/text.hpp"
 
 namespace gpusizer::sizing {
 namespace {

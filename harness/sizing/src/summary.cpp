@@ -13,8 +13,9 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
 
-std::string money(double usd) {
-  return format_usd(usd);
+// What a row is ranked by, with its period: "$1,234.56/month" or "$1,234.56 over the window".
+std::string rank_money(const Plan& plan, const PlanRow& r) {
+  return format_usd(r.rank_usd) + (plan.window_days ? " over the window" : "/month");
 }
 
 std::string what(const PlanRow& r) {
@@ -81,9 +82,9 @@ void no_plan(Plan& plan, const Workload& w, const CapabilityTable& table, const 
 void top_plan(Plan& plan) {
   const PlanRow& top = plan.rows.front();
   std::string s =
-      "Top plan: " + what(top) + ", " + money(top.cost.usd_per_hour) + "/h, " +
-      money(top.cost.usd_per_month) + "/month" +
-      (top.cost.window_usd ? ", " + money(*top.cost.window_usd) + " over the window" : "");
+      "Top plan: " + what(top) + ", " + format_usd(top.cost.usd_per_hour) + "/h, " +
+      format_usd(top.cost.usd_per_month) + "/month" +
+      (top.cost.window_usd ? ", " + format_usd(*top.cost.window_usd) + " over the window" : "");
   if (top.label == "estimated") s += " (ESTIMATED: no measured option qualified)";
   if (top.label == "scaled") {
     s += " (SCALED from a CPU measured on another machine, no measured option qualified: measure " +
@@ -116,8 +117,8 @@ void cheaper_unmeasured(Plan& plan) {
     std::string up = cheaper->label == "scaled" ? "SCALED" : "ESTIMATED";
     plan.summary.push_back(
         "Cheaper on paper but " + up + " (no measurement of " +
-        (cheaper->kind == "cpu" ? cheaper->instance_type : cheaper->accelerator) +
-        "): " + what(*cheaper) + " at " + money(cheaper->rank_usd) + " vs " + money(top.rank_usd) +
+        (cheaper->kind == "cpu" ? cheaper->instance_type : cheaper->accelerator) + "): " +
+        what(*cheaper) + " at " + rank_money(plan, *cheaper) + " vs " + rank_money(plan, top) +
         " for the top plan; measure that type (gpusizer run on it) before choosing.");
   }
 }
@@ -138,7 +139,7 @@ void illustrative_ranking(Plan& plan) {
           "#" + std::to_string(i + 1) + " " + what(r) + " ranks on an ILLUSTRATIVE price (" +
           exact_usd(r.cost.price.usd_per_hour) + "/h per instance, " + r.cost.price.source +
           ", as of " + r.cost.price.as_of + ") above #" + std::to_string(j + 1) + " " +
-          what(dated) + " at " + money(dated.rank_usd) +
+          what(dated) + " at " + rank_money(plan, dated) +
           (dated_above ? " and other options with dated prices"
                        : ", the best option with a dated price") +
           "; import your own prices (aws ec2 describe-spot-price-history / "
@@ -167,11 +168,11 @@ void cpu_verdict(Plan& plan) {
   }
   if (best_cpu == nullptr) return;
   const std::string cpu_text =
-      what(*best_cpu) + " at " + money(best_cpu->rank_usd) + label_mark(*best_cpu);
+      what(*best_cpu) + " at " + rank_money(plan, *best_cpu) + label_mark(*best_cpu);
   if (best_acc == nullptr || best_cpu->rank_usd < best_acc->rank_usd) {
     plan.summary.push_back(
         "A general-purpose instance serves the load for less than any accelerator: " + cpu_text +
-        (best_acc ? " vs " + money(best_acc->rank_usd) + " for " + best_acc->instance_type +
+        (best_acc ? " vs " + rank_money(plan, *best_acc) + " for " + best_acc->instance_type +
                         label_mark(*best_acc)
                   : "") +
         (best_cpu->label == "scaled" ? "; it is scaled from a CPU measured on another machine: "
@@ -182,11 +183,11 @@ void cpu_verdict(Plan& plan) {
     plan.summary.push_back("A general-purpose instance (" + cpu_text +
                            ") is cheaper than every MEASURED accelerator, but an estimated "
                            "accelerator may serve the load for less (" +
-                           what(*best_acc) + " at " + money(best_acc->rank_usd) +
+                           what(*best_acc) + " at " + rank_money(plan, *best_acc) +
                            label_mark(*best_acc) + ").");
   } else {
     plan.summary.push_back("CPU option evaluated: cheapest is " + cpu_text + ", dearer than " +
-                           best_acc->instance_type + " at " + money(best_acc->rank_usd) +
+                           best_acc->instance_type + " at " + rank_money(plan, *best_acc) +
                            label_mark(*best_acc) + ".");
   }
 }
@@ -223,7 +224,7 @@ void window_sentence(Plan& plan, const Workload& w) {
   for (std::size_t i = 0; i < present.size(); ++i) {
     const PlanRow& r = *present[i]->row;
     s << (i == 0 ? "" : ", ") << "best " << present[i]->name << " " << what(r) << " at "
-      << money(*r.cost.window_usd) << label_mark(r);
+      << format_usd(*r.cost.window_usd) << label_mark(r);
   }
   const Best* cheapest = present.front();
   for (const auto* b : present) {
@@ -235,7 +236,7 @@ void window_sentence(Plan& plan, const Workload& w) {
     for (const auto* b : present) {
       if (b == cheapest) continue;
       s << (first ? " by " : " and by ")
-        << money(*b->row->cost.window_usd - *cheapest->row->cost.window_usd) << " against "
+        << format_usd(*b->row->cost.window_usd - *cheapest->row->cost.window_usd) << " against "
         << b->name;
       first = false;
     }

@@ -25,7 +25,7 @@ struct RecommendOptions {
   std::vector<std::string> workloads;  // at least one
   std::vector<std::string> reports;
   CatalogSource catalog;
-  std::string format = "table";  // "table" | "md" | "json"
+  std::string format = "table";  // "table" | "md" | "json" | "csv" | "html"
   std::string out;               // plan JSON file ("" = none)
   std::optional<int> max_instances;
   std::vector<std::string> instance_types;  // --instance-types: only these (with --families: or)

@@ -18,6 +18,21 @@ namespace gpusizer::sizing {
 
 inline constexpr int kPlanSchemaVersion = 1;
 
+// When a Capacity Block runs (EC2 rules, reference/aws-cli-and-quotas.md): every block ends at
+// 11:30 UTC and EC2 starts terminating its instances 30 minutes before the end, so the hours a
+// job can use are the billed hours less half an hour. With an imported offering, its own start
+// and end (as AWS printed them) and the moment termination starts.
+inline constexpr const char* kCapacityBlockEndUtc = "11:30";
+inline constexpr int kCapacityBlockTerminationMinutes = 30;
+
+struct BlockSchedule {
+  std::string start;               // offering StartDate ("" without an offering)
+  std::string end;                 // offering EndDate ("" without an offering)
+  std::string termination_starts;  // end - 30 min, UTC ("" without an offering)
+  double billed_hours = 0;         // billed days x 24
+  double usable_hours = 0;         // billed hours - 0.5
+};
+
 struct OptionCost {
   std::string option;                // purchase option
   int instances = 0;                 // spot may need more (interruption overhead)
@@ -28,6 +43,7 @@ struct OptionCost {
   std::optional<double> break_even_busy_fraction;  // reservation price / on-demand price
   std::optional<int> billed_days;                  // capacity block duration after the rules
   std::vector<int> blocks;                         // capacity block sizes (instances per block)
+  std::optional<BlockSchedule> block_schedule;     // capacity blocks with a window
   double units_per_dollar = 0;                     // perf/$ at full load
   Price price;                                     // per-instance price with source and date
   std::optional<int> price_age_days;               // today - as_of (nullopt: undated)
@@ -90,10 +106,16 @@ struct QuotaSummary {
   std::string max_instance_type;
 };
 
+// A report the plan rests on, with what a capacity request cites of it: where and when it was
+// measured, with which suite and gpusizer version.
 struct ReportUsed {
   std::string file;
   std::string sha256;
   std::string tool_version;
+  std::string hostname;
+  std::string instance_type;  // "" when the report's host did not know it
+  std::string suite;
+  std::string started_at;  // the run's start (ISO 8601)
 };
 
 struct Plan {
@@ -112,6 +134,7 @@ struct Plan {
   std::vector<std::string> overlays;
   std::vector<std::string> restricted_to;  // --instance-types / --families, as given
   std::string prices_checked_on;           // the day price ages are counted to (YYYY-MM-DD)
+  std::string tool_version;                // the gpusizer that made the plan: "0.4.0 (abc1234)"
   int max_price_age_days = 90;
   std::vector<ReportUsed> reports;
   std::vector<QuotaSummary> vcpu_quotas;
