@@ -196,7 +196,8 @@ RunSessionResult measure(PreparedRun& p, Report report, FleetSession* fleet, std
   if (o.list_only) report = start_report(o);
   out.result = fleet ? fleet->run(o, std::move(report), telemetry.get(), err)
                      : run_suite(o, std::move(report), telemetry.get(), err);
-  if (fleet && fleet->place().rank != 0) {  // rank 0 reports the fleet
+  if (fleet && fleet->place().rank != 0) {  // rank 0 reports the fleet (and lists the plan)
+    out.list_only = false;
     out.exit_code = exit_code_of(out.result);
     return out;
   }
