@@ -1,5 +1,6 @@
 // Collectives family (NCCL): every collective over a message-size sweep across all GPUs of the
 // machine. algbw = S / t and busbw = algbw x factor follow nccl-tests (doc/PERFORMANCE.md).
+#include "gpusizer/bench/case_id.hpp"
 #include "gpusizer/bench/nccl_groups.hpp"
 #include "gpusizer/bench/suite.hpp"
 
@@ -22,8 +23,6 @@ const std::vector<std::size_t>& collective_message_bytes(const SuiteContext& ctx
 void add_collective_cases(const SuiteContext& ctx, CaseList& out) {
   kernels::CollectiveGroup* group = ctx.discovery->collectives.get();
   if (group == nullptr) return;  // the runner records Discovery::collectives_unavailable_reason
-  std::string targets;
-  for (const auto& id : group->target_ids()) targets += (targets.empty() ? "" : "+") + id;
   using kernels::Collective;
   for (Collective op : {Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter,
                         Collective::broadcast, Collective::all_to_all}) {
@@ -36,7 +35,7 @@ void add_collective_cases(const SuiteContext& ctx, CaseList& out) {
                       {"ranks", group->ranks()},
                       {"dtype", "fp32"},
                       {"busbw_factor", kernels::busbw_factor(op, group->ranks())}};
-      c.id = c.family + "/" + c.operation + "/" + targets + "/bytes=" + std::to_string(bytes);
+      c.id = make_id(c.family, c.operation, c.targets, {{"bytes", std::to_string(bytes)}});
       c.priority = (op == Collective::all_reduce && bytes >= 1 * GiB) ? 0 : 1;
       c.estimated_seconds = 1;
       kernels::CollectiveCase cc{op, bytes, kernels::Dtype::f32};

@@ -1,7 +1,9 @@
 #include "gpusizer/bench/gbench_bridge.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <initializer_list>
 #include <sstream>
 
 #include "gpusizer/error.hpp"
@@ -35,6 +37,43 @@ double seconds_flag(const std::string& flag, const std::string& text, bool posit
   return secs;
 }
 
+// Google Benchmark's boolean values (IsTruthyFlagValue in 1.7.1): these, in any case.
+bool truthy(const std::string& flag, const std::string& text) {
+  std::string v;
+  for (char c : text) v += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (v == "true" || v == "yes" || v == "on" || v == "1" || v == "t" || v == "y") return true;
+  if (v == "false" || v == "no" || v == "off" || v == "0" || v == "f" || v == "n") return false;
+  throw InputError("--" + flag + ": expected true or false, got \"" + text + "\"");
+}
+
+// The flags whose value Google Benchmark checks only when it starts (and then ends the process
+// with its usage text, or calls the flag unrecognized).
+void check_value_of_passthrough(const std::string& arg) {
+  const auto eq = arg.find('=');
+  if (eq == std::string::npos) return;
+  const std::string flag = arg.substr(2, eq - 2);
+  const std::string value = arg.substr(eq + 1);
+  auto one_of = [&](std::initializer_list<const char*> allowed) {
+    std::string list;
+    for (const char* a : allowed) {
+      if (value == a) return;
+      list += (list.empty() ? "" : ", ") + std::string(a);
+    }
+    throw InputError("--" + flag + ": expected one of " + list + ", got \"" + value + "\"");
+  };
+  if (flag == "benchmark_format") {
+    one_of({"console", "json", "csv"});
+  } else if (flag == "benchmark_time_unit") {
+    one_of({"ns", "us", "ms", "s"});
+  } else if (flag == "benchmark_color" && value.empty()) {
+    throw InputError("--benchmark_color: expected auto, true or false, got \"\"");
+  } else if (flag == "benchmark_enable_random_interleaving" ||
+             flag == "benchmark_report_aggregates_only" ||
+             flag == "benchmark_display_aggregates_only" || flag == "benchmark_counters_tabular") {
+    truthy(flag, value);
+  }
+}
+
 }  // namespace
 
 BenchmarkFlags parse_benchmark_flags(const std::vector<std::string>& args) {
@@ -66,7 +105,12 @@ BenchmarkFlags parse_benchmark_flags(const std::vector<std::string>& args) {
       flags.repetitions = std::stoll(*r);
     } else if (auto fl = value_of("benchmark_filter")) {
       flags.filter = *fl;
+    } else if (arg == "--benchmark_list_tests") {
+      flags.list_tests = true;
+    } else if (auto l = value_of("benchmark_list_tests")) {
+      flags.list_tests = truthy("benchmark_list_tests", *l);
     } else {
+      check_value_of_passthrough(arg);
       if (auto w = value_of("benchmark_min_warmup_time")) {
         seconds_flag("benchmark_min_warmup_time", *w, false);
       } else if (arg == "--benchmark_repetitions" || arg == "--benchmark_min_warmup_time" ||
@@ -110,8 +154,10 @@ void initialize_google_benchmark(const std::vector<std::string>& passthrough) {
   for (std::size_t i = 1; i < storage.size(); ++i) argv.push_back(storage[i].data());
   int argc = static_cast<int>(argv.size());
   benchmark::Initialize(&argc, argv.data());
-  if (benchmark::ReportUnrecognizedArguments(argc, argv.data())) {
-    throw InputError("unrecognized Google Benchmark flag (see --benchmark_help)");
+  // What Initialize left in argv it did not recognize (its own report would be a second line).
+  if (argc > 1) {
+    throw InputError("unrecognized Google Benchmark flag \"" + std::string(argv[1]) +
+                     "\" (see --benchmark_help)");
   }
 }
 

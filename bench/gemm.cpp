@@ -1,5 +1,6 @@
 // GEMM family: a square sweep plus shapes typical of transformer inference and training, for every
 // dtype the backend lists (a dtype the device lacks is recorded as skipped with the reason).
+#include "gpusizer/bench/case_id.hpp"
 #include "gpusizer/bench/suite.hpp"
 
 namespace gpusizer::bench {
@@ -73,8 +74,11 @@ void add_gemm_cases(const SuiteContext& ctx, CaseList& out) {
         c.operation = dt;
         c.targets = {target};
         c.parameters = {{"m", s.m}, {"n", s.n}, {"k", s.k}, {"dtype", dt}, {"shape", s.name}};
-        c.id = c.family + "/" + dt + "/" + target + "/" + s.name + "/m=" + std::to_string(s.m) +
-               "/n=" + std::to_string(s.n) + "/k=" + std::to_string(s.k);
+        c.id = make_id(c.family, c.operation, c.targets,
+                       {{"", s.name},
+                        {"m", std::to_string(s.m)},
+                        {"n", std::to_string(s.n)},
+                        {"k", std::to_string(s.k)}});
         c.priority = s.headline ? 0 : 1;
         c.estimated_seconds = gpu ? 1 : 3;
         // Headline cases are pre-heated 1 s (the figure a reader quotes is the sustained one);

@@ -1,5 +1,6 @@
 // I/O pipeline family: storage -> host ring buffer -> consumer (the CPU checksums; a GPU copies
 // into device memory), sweeping chunk size and depth so the user sees which stage binds.
+#include "gpusizer/bench/case_id.hpp"
 #include "gpusizer/bench/suite.hpp"
 
 namespace gpusizer::bench {
@@ -44,8 +45,10 @@ void add_io_cases(const SuiteContext& ctx, CaseList& out) {
                       {"chunk_bytes", s.chunk_bytes},
                       {"depth", s.depth},
                       {"directory", ctx.io_directory}};
-      c.id = c.family + "/" + c.operation + "/" + target + "/file=" + std::to_string(s.file_bytes) +
-             "/chunk=" + std::to_string(s.chunk_bytes) + "/depth=" + std::to_string(s.depth);
+      c.id = make_id(c.family, c.operation, c.targets,
+                     {{"file", std::to_string(s.file_bytes)},
+                      {"chunk", std::to_string(s.chunk_bytes)},
+                      {"depth", std::to_string(s.depth)}});
       c.priority = s.headline ? 1 : 2;
       c.estimated_seconds = 3;
       kernels::IoCase ic{ctx.io_directory, s.file_bytes, s.chunk_bytes, s.depth, to_device};

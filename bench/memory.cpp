@@ -2,6 +2,7 @@
 // bidirectional on GPUs) and the STREAM kernels, written once for every backend.
 #include <algorithm>
 
+#include "gpusizer/bench/case_id.hpp"
 #include "gpusizer/bench/suite.hpp"
 
 namespace gpusizer::bench {
@@ -33,10 +34,6 @@ const PerSuite<std::size_t> kCopyBytes{
     .standard = {4 * MiB, 64 * MiB, 256 * MiB, 1 * GiB},
     .full = {64 * KiB, 4 * MiB, 64 * MiB, 256 * MiB, 1 * GiB, 4 * GiB},
 };
-
-std::string size_tag(std::size_t bytes) {
-  return "bytes=" + std::to_string(bytes);
-}
 
 bool is_gpu(const kernels::Backend& b) {
   return b.target().kind != "cpu";
@@ -74,7 +71,7 @@ void add_memory_cases(const SuiteContext& ctx, CaseList& out) {
           if (kind != CopyKind::host_to_host && kind != CopyKind::device_to_device) {
             c.parameters["host_memory"] = kernels::to_string(hm);
           }
-          c.id = c.family + "/" + op + "/" + target + "/" + size_tag(bytes);
+          c.id = make_id(c.family, c.operation, c.targets, {{"bytes", std::to_string(bytes)}});
           const bool headline =
               (kind == CopyKind::host_to_host || kind == CopyKind::host_to_device ||
                kind == CopyKind::device_to_device) &&
@@ -100,7 +97,7 @@ void add_memory_cases(const SuiteContext& ctx, CaseList& out) {
         c.targets = {target};
         c.parameters = {
             {"array_bytes", bytes}, {"element", "fp64"}, {"weight", kernels::stream_weight(op)}};
-        c.id = c.family + "/" + c.operation + "/" + target + "/" + size_tag(bytes);
+        c.id = make_id(c.family, c.operation, c.targets, {{"bytes", std::to_string(bytes)}});
         c.priority = op == StreamOp::triad ? 0 : 1;
         c.estimated_seconds = is_gpu(*backend) ? 0.5 : 2;
         StreamCase sc{op, bytes};

@@ -3,6 +3,7 @@
 // nvbandwidth does; plus every GPU to/from the host at once (the aggregate host link). A copy of
 // N bytes counts N. A pair without peer access still gets its cases: make() throws Unsupported
 // with the reason, so the matrix shows which pairs could not run and why.
+#include "gpusizer/bench/case_id.hpp"
 #include "gpusizer/bench/suite.hpp"
 #include "gpusizer/kernels/multi_gpu.hpp"
 
@@ -22,12 +23,6 @@ const PerSuite<std::size_t> kHostBytesPerGpu{
     .standard = {256 * MiB},
     .full = {64 * MiB, 512 * MiB},
 };
-
-std::string joined(const std::vector<std::string>& ids) {
-  std::string s;
-  for (const auto& id : ids) s += (s.empty() ? "" : "+") + id;
-  return s;
-}
 
 }  // namespace
 
@@ -53,8 +48,7 @@ void add_p2p_cases(const SuiteContext& ctx, CaseList& out) {
                             {"src", s},
                             {"dst", d},
                             {"byte_rule", "a copy of N bytes counts N"}};
-            c.id = c.family + "/" + c.operation + "/" + s + "+" + d +
-                   "/bytes=" + std::to_string(bytes);
+            c.id = make_id(c.family, c.operation, c.targets, {{"bytes", std::to_string(bytes)}});
             c.priority = (method == P2pMethod::copy_engine && dir == P2pDirection::write) ? 1 : 2;
             c.estimated_seconds = 1;
             kernels::P2pCase pc{src, dst, method, dir, bytes};
@@ -74,7 +68,7 @@ void add_p2p_cases(const SuiteContext& ctx, CaseList& out) {
       c.parameters = {{"bytes_per_gpu", bytes},
                       {"gpus", mg->gpu_count()},
                       {"byte_rule", "N per GPU x GPUs, all at once"}};
-      c.id = c.family + "/" + c.operation + "/" + joined(ids) + "/bytes=" + std::to_string(bytes);
+      c.id = make_id(c.family, c.operation, c.targets, {{"bytes", std::to_string(bytes)}});
       c.priority = 1;
       c.estimated_seconds = 1;
       kernels::AllHostCase hc{to_device, bytes};

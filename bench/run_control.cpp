@@ -24,11 +24,6 @@ std::string refusal(const std::filesystem::path& file, const std::string& differ
          "measured which record)";
 }
 
-void add_warning_once(Report& report, const std::string& w) {
-  if (std::find(report.warnings.begin(), report.warnings.end(), w) == report.warnings.end())
-    report.warnings.push_back(w);
-}
-
 void allow_mix(Report& report, const std::string& differs) {
   RunSession& s = report.history.back();
   s.differs = s.differs.empty() ? differs : s.differs + "; " + differs;
@@ -37,6 +32,11 @@ void allow_mix(Report& report, const std::string& differs) {
 }
 
 }  // namespace
+
+void add_warning_once(Report& report, const std::string& w) {
+  if (std::find(report.warnings.begin(), report.warnings.end(), w) == report.warnings.end())
+    report.warnings.push_back(w);
+}
 
 Report start_report(const RunOptions& o) {
   const Host host = collect_host();
@@ -129,6 +129,18 @@ void check_deadline_ahead(const RunOptions& o) {
                   o.time_budget_seconds, kDeadlineMarginSeconds);
     throw InputError(buf);
   }
+}
+
+std::string budget_refusal(double estimated_seconds, double seconds_left, SystemTime deadline) {
+  if (seconds_left >= estimated_seconds) return "";
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "time budget: needs ~%.0f s, %.0f s left before %s",
+                estimated_seconds, std::max(0.0, seconds_left), iso8601_utc(deadline).c_str());
+  return buf;
+}
+
+double sampling_cap_for(double time_cap_seconds, double seconds_left) {
+  return std::min(time_cap_seconds, std::max(0.05, seconds_left / 3));
 }
 
 int repetitions_for_case(std::int64_t requested, std::optional<double> seconds_left,

@@ -10,6 +10,7 @@
 #include <ostream>
 #include <set>
 
+#include "gpusizer/bench/case_id.hpp"
 #include "gpusizer/bench/fleet.hpp"
 #include "gpusizer/bench/host_collectives.hpp"
 #include "gpusizer/bench/nccl_groups.hpp"
@@ -359,8 +360,6 @@ RunResult MpiFleetSession::run(RunOptions o, Report report, TelemetryProvider* t
       if (!a.stop_cause.empty() || a.all_done) break;
     }
     const auto targets = collective_targets();
-    std::string joined;
-    for (const auto& t : targets) joined += (joined.empty() ? "" : "+") + t;
     const SamplingPolicy policy = host_collective_policy(o.suite, o.tiny);
     for (auto op : kHostCollectives) {
       for (std::size_t bytes : host_collective_sizes(o.suite, o.tiny)) {
@@ -370,8 +369,9 @@ RunResult MpiFleetSession::run(RunOptions o, Report report, TelemetryProvider* t
         c.family = std::string(families::collectives);
         c.operation = kernels::to_string(op);
         c.targets = targets;
-        c.id = c.family + "/" + c.operation + "/" + joined +
-               "/backend=mpi/ranks=" + std::to_string(n) + "/bytes=" + std::to_string(s);
+        c.id = make_id(
+            c.family, c.operation, c.targets,
+            {{"backend", "mpi"}, {"ranks", std::to_string(n)}, {"bytes", std::to_string(s)}});
         c.parameters = {{"bytes", s},
                         {"dtype", "f64"},
                         {"ranks", n},

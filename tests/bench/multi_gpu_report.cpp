@@ -1,6 +1,7 @@
 #include "multi_gpu_report.hpp"
 
 #include <memory>
+#include <tuple>
 #include <vector>
 
 #include "gpusizer/bench/case.hpp"
@@ -69,9 +70,10 @@ Discovery two_gpu_machine() {
   return d;
 }
 
-bench::CaseList planned(Discovery& d) {
+bench::CaseList planned(Discovery& d, bench::Suite suite = bench::Suite::quick, bool tiny = false) {
   bench::SuiteContext ctx;
-  ctx.suite = bench::Suite::quick;
+  ctx.suite = suite;
+  ctx.tiny = tiny;
   ctx.discovery = &d;
   ctx.io_directory = "/mnt/nvme";
   return bench::plan_cases(ctx);
@@ -167,6 +169,18 @@ std::set<std::string> planned_families() {
   Discovery d = two_gpu_machine();
   std::set<std::string> out;
   for (const auto& c : planned(d)) out.insert(c.family);
+  return out;
+}
+
+std::string planned_ids_text() {
+  std::string out;
+  for (const auto& [name, suite, tiny] : {std::tuple{"tiny", bench::Suite::quick, true},
+                                          std::tuple{"quick", bench::Suite::quick, false},
+                                          std::tuple{"standard", bench::Suite::standard, false}}) {
+    out += std::string("# suite=") + name + "\n";
+    Discovery d = two_gpu_machine();
+    for (const auto& c : planned(d, suite, tiny)) out += c.id + "\n";
+  }
   return out;
 }
 

@@ -19,4 +19,10 @@ Report multi_gpu_report();
 // The families of the cases plan_cases() gives for that machine.
 std::set<std::string> planned_families();
 
+// The ids plan_cases() gives for that machine, in order, one a line, under a "# suite=..." line for
+// the tiny sizes, the quick and the standard suite (the full suite's CPU cases depend on the
+// host's memory). Reports are resumed by id, so they must never change by accident:
+// tests/golden/case-ids-two-gpu.txt holds them.
+std::string planned_ids_text();
+
 }  // namespace gpusizer::test

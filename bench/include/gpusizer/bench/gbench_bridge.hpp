@@ -26,13 +26,17 @@ struct BenchmarkFlags {
   std::optional<std::string> filter;         // --benchmark_filter
   // --benchmark_repetitions: applied per case by the runner, capped by the time left.
   std::optional<std::int64_t> repetitions;
+  // --benchmark_list_tests[=true]: gpusizer lists its planned ids (run --list) instead.
+  bool list_tests = false;
 };
 
 // The most --benchmark_repetitions gpusizer accepts.
 inline constexpr long long kMaxBenchmarkRepetitions = 1000000000;  // then capped by the time left
 
 // Splits and checks --benchmark_* flags (numeric values included: one InputError naming the
-// flag); throws InputError on anything else.
+// flag); throws InputError on anything else, and on the values Google Benchmark 1.7.1 would end
+// the process for (--benchmark_format, --benchmark_color, --benchmark_time_unit) or not take
+// (--v), so a run never starts with a flag Google Benchmark rejects later.
 BenchmarkFlags parse_benchmark_flags(const std::vector<std::string>& args);
 
 // Collects Google Benchmark's own run reports so --benchmark_out can be rewritten (atomically)

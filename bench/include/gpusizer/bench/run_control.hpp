@@ -45,11 +45,24 @@ void check_deadline_ahead(const RunOptions& options);
 // margin): a budget too small for any benchmark, or a deadline too close.
 void check_budget_fits(const RunOptions& options, const CaseList& cases);
 
+// Under a deadline, whether a case of `estimated_seconds` still fits in `seconds_left` (the time
+// before the deadline, less the margin): "" when it does, else why it is not run ("time budget:
+// needs ~N s, M s left before <deadline>"). Cases come in priority order, so a long case that no
+// longer fits is passed over and the shorter ones after it still run.
+std::string budget_refusal(double estimated_seconds, double seconds_left, SystemTime deadline);
+
+// The sampling cap of a case that fits: never past the deadline (a third of the time left, at
+// least 0.05 s).
+double sampling_cap_for(double time_cap_seconds, double seconds_left);
+
 // Repetitions for one case: what was asked (1 by default), at most kMaxRepetitions, and no more
 // than fit in `seconds_left` at `estimated_seconds` each (at least 1). `note` says why when fewer
 // than asked.
 int repetitions_for_case(std::int64_t requested, std::optional<double> seconds_left,
                          double estimated_seconds, std::string& note);
+
+// Adds `warning` to the report unless it is there already.
+void add_warning_once(Report& report, const std::string& warning);
 
 // "interrupted by signal SIGTERM" (or SIGINT) once a stop signal arrived, else "".
 std::string signal_stop_cause();

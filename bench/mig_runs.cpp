@@ -1,18 +1,17 @@
-#include "mig_runs.hpp"
-
-#include <unistd.h>
+#include "gpusizer/bench/mig_runs.hpp"
 
 #include <algorithm>
 #include <cstdio>
-#include <iostream>
+#include <ostream>
 
 #include "gpusizer/bench/child_runs.hpp"
 #include "gpusizer/bench/run_control.hpp"
 #include "gpusizer/clock.hpp"
+#include "gpusizer/error.hpp"
 #include "gpusizer/report_io.hpp"
 #include "gpusizer/stop_signals.hpp"
 
-namespace gpusizer::cli {
+namespace gpusizer::bench {
 namespace {
 
 std::string self_executable() {
@@ -46,6 +45,32 @@ double seconds_until(SystemTime t) {
 
 }  // namespace
 
+std::vector<std::string> mig_modes(const std::string& mig_mode) {
+  if (mig_mode == "both") return {"isolated", "concurrent"};
+  if (mig_mode == "isolated" || mig_mode == "concurrent") return {mig_mode};
+  if (mig_mode == "off") return {};
+  throw InputError("--mig-mode: expected isolated, concurrent, both or off, got \"" + mig_mode +
+                   "\"");
+}
+
+std::size_t MigModeRun::turns() const {
+  if (mode == "concurrent") return slices.empty() ? 0 : 1;
+  return slices.size();
+}
+
+std::vector<MigModeRun> mig_partition(const std::vector<Target>& slices,
+                                      const std::vector<std::string>& modes, const Report& report) {
+  std::vector<MigModeRun> out;
+  for (const auto& mode : modes) {
+    MigModeRun run{mode, {}};
+    for (const auto& slice : slices) {
+      if (!already_measured(report, slice.id, mode)) run.slices.push_back(slice);  // --resume
+    }
+    if (!run.slices.empty()) out.push_back(std::move(run));
+  }
+  return out;
+}
+
 double child_time_share(double seconds_left, std::size_t turns_left) {
   if (turns_left == 0) return seconds_left;
   return std::max(0.0, seconds_left) / static_cast<double>(turns_left);
@@ -65,25 +90,21 @@ std::vector<std::string> child_argv(const std::string& exe, const MigRunSettings
 }
 
 int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& settings,
-                   bench::RunResult& result, const std::filesystem::path& report_path) {
+                   RunResult& result, const std::filesystem::path& report_path) {
   int exit_code = 0;
   const std::string exe = self_executable();
   const auto dir = std::filesystem::absolute(report_path).parent_path();
+  const std::vector<MigModeRun> partition = mig_partition(slices, settings.modes, result.report);
   // Turns still to come: each isolated child is one, a concurrent batch is one.
   std::size_t turns_left = 0;
-  for (const auto& mode : settings.modes) {
-    std::size_t pending = 0;
-    for (const auto& slice : slices)
-      pending += already_measured(result.report, slice.id, mode) ? 0 : 1;
-    turns_left += mode == "concurrent" ? (pending > 0 ? 1 : 0) : pending;
-  }
-  for (const auto& mode : settings.modes) {
-    std::vector<bench::ChildSpec> children;
-    for (const auto& slice : slices) {
-      if (already_measured(result.report, slice.id, mode)) continue;  // --resume
+  for (const auto& run : partition) turns_left += run.turns();
+  for (const auto& run : partition) {
+    const std::string& mode = run.mode;
+    std::vector<ChildSpec> children;
+    for (const auto& slice : run.slices) {
       std::erase_if(result.report.not_run,
                     [&](const auto& nr) { return names_slice_mode(nr.first, slice.id, mode); });
-      bench::ChildSpec spec;
+      ChildSpec spec;
       spec.target = slice;
       std::string safe = slice.id;
       for (char& c : safe) {
@@ -99,26 +120,26 @@ int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& sett
     if (children.empty()) continue;
     const bool concurrent = mode == "concurrent";
     if (settings.progress) {
-      std::cerr << "MIG: " << children.size() << " slice(s), " << mode
-                << (concurrent ? " (all at once)" : " (one at a time)") << std::endl;
+      *settings.progress << "MIG: " << children.size() << " slice(s), " << mode
+                         << (concurrent ? " (all at once)" : " (one at a time)") << std::endl;
     }
-    std::vector<bench::ChildResult> results;
+    std::vector<ChildResult> results;
     // One child (isolated) or the batch (concurrent) at a time, each given its share of the time
     // left, so the slices after it still get theirs.
     const std::size_t batch = concurrent ? children.size() : 1;
     for (std::size_t first = 0; first < children.size(); first += batch) {
-      std::vector<bench::ChildSpec> now(children.begin() + static_cast<long>(first),
-                                        children.begin() + static_cast<long>(first + batch));
+      std::vector<ChildSpec> now(children.begin() + static_cast<long>(first),
+                                 children.begin() + static_cast<long>(first + batch));
       double timeout = settings.timeout_seconds;
       std::optional<SystemTime> child_deadline;
       std::string no_time;
       if (settings.deadline) {
-        const double left = seconds_until(*settings.deadline) - bench::kDeadlineMarginSeconds;
+        const double left = seconds_until(*settings.deadline) - kDeadlineMarginSeconds;
         const double share = child_time_share(left, turns_left);
         child_deadline = std::chrono::system_clock::now() +
                          std::chrono::duration_cast<std::chrono::system_clock::duration>(
                              std::chrono::duration<double>(share));
-        timeout = std::min(timeout, share + bench::kChildStopGraceSeconds);
+        timeout = std::min(timeout, share + kChildStopGraceSeconds);
         if (share < kMinChildSeconds) {
           char buf[160];
           std::snprintf(buf, sizeof buf, "time budget: %.0f s left for %zu slice run(s)",
@@ -136,26 +157,26 @@ int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& sett
             {"deadline", child_deadline ? iso8601_utc(*child_deadline) : std::string()},
             {"timeout_seconds", timeout}};
       }
-      std::vector<bench::ChildResult> got;
+      std::vector<ChildResult> got;
       if (!no_time.empty()) {
         for (const auto& c : now) {
-          bench::ChildResult r;
+          ChildResult r;
           r.target = c.target;
           r.not_started = true;
           r.not_run_reason = no_time;
           got.push_back(std::move(r));
         }
       } else {
-        got = bench::run_children(now, concurrent, timeout, bench::kStartBarrierTimeoutSeconds,
-                                  &StopSignals::requested());
+        got = run_children(now, concurrent, timeout, kStartBarrierTimeoutSeconds,
+                           &StopSignals::requested());
       }
       for (auto& r : got) {
-        if (r.not_started && no_time.empty()) r.not_run_reason = bench::signal_stop_cause();
+        if (r.not_started && no_time.empty()) r.not_run_reason = signal_stop_cause();
         results.push_back(std::move(r));
       }
     }
     for (const auto& r : results) {
-      bench::merge_child_result(result.report, r, mode);
+      merge_child_result(result.report, r, mode);
       nlohmann::json& child = result.report.target_telemetry[r.target.id][mode + "_child"];
       if (r.not_started) {
         child["not_started"] = r.not_run_reason;
@@ -166,11 +187,11 @@ int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& sett
       }
       if (!r.failure.empty()) exit_code = 1;
       if (settings.progress) {
-        std::cerr << "  " << r.target.id << ": "
-                  << (r.not_started ? "not run (" + r.not_run_reason + ")"
-                                    : std::to_string(r.records.size()) + " records in " +
-                                          human_duration(r.seconds))
-                  << (r.failure.empty() ? "" : ", " + r.failure) << std::endl;
+        *settings.progress << "  " << r.target.id << ": "
+                           << (r.not_started ? "not run (" + r.not_run_reason + ")"
+                                             : std::to_string(r.records.size()) + " records in " +
+                                                   human_duration(r.seconds))
+                           << (r.failure.empty() ? "" : ", " + r.failure) << std::endl;
       }
     }
     save_report(result.report, report_path);  // checkpoint after each mode
@@ -179,4 +200,25 @@ int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& sett
   return exit_code;
 }
 
-}  // namespace gpusizer::cli
+void finish_with_mig_children(const std::vector<Target>& slices, const MigRunSettings& settings,
+                              RunResult& result, const std::filesystem::path& report_path) {
+  const std::size_t not_run_before = result.report.not_run.size();
+  if (result.stop_cause.empty()) {
+    if (run_mig_slices(slices, settings, result, report_path) != 0) result.exit_code = 1;
+    result.stop_cause = signal_stop_cause();
+    if (result.stop_cause.empty() && result.report.not_run.size() > not_run_before) {
+      result.stop_cause =
+          "time budget: " + std::to_string(result.report.not_run.size() - not_run_before) +
+          " MIG benchmark(s) or slice run(s) did not fit";
+    }
+  } else {
+    for (const auto& slice : slices) {
+      for (const auto& mode : settings.modes)
+        result.report.not_run.emplace_back("mig/" + slice.id + "/mode=" + mode, result.stop_cause);
+    }
+  }
+  finish_report(result.report, result.stop_cause);
+  save_report(result.report, report_path);
+}
+
+}  // namespace gpusizer::bench
