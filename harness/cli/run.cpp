@@ -146,6 +146,9 @@ int measure(const RunArgs& a, const std::vector<std::string>& extras, bench::Run
     if (!imds.instance_type) {
       std::cerr << "gpusizer: --imds: instance type not recorded (" << imds.error << ")\n";
       o.instance_type = detect_instance_type_dmi();
+    } else if (!imds.identity_error.empty()) {
+      std::cerr << "gpusizer: --imds: signed instance identity not recorded ("
+                << imds.identity_error << "); gpusizer verify will not verify this report\n";
     }
   } else {
     o.instance_type = detect_instance_type_dmi();

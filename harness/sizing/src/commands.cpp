@@ -154,8 +154,9 @@ int run_recommend(const RecommendOptions& options, std::ostream& out) {
     plan.warnings.insert(plan.warnings.begin(), catalog_notes.begin(), catalog_notes.end());
     plan.warnings.insert(plan.warnings.end(), quotas.warnings.begin(), quotas.warnings.end());
     for (const auto& r : reports) {
-      plan.reports.push_back(
-          {r.file, r.sha256, r.report.tool.version + " (" + r.report.tool.git_revision + ")"});
+      plan.reports.push_back({r.file, r.sha256,
+                              r.report.tool.version + " (" + r.report.tool.git_revision + ")",
+                              r.verified, r.verification});
     }
     if (reports.empty())
       plan.warnings.push_back(

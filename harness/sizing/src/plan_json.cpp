@@ -120,7 +120,11 @@ json row_json(const PlanRow& r) {
 nlohmann::json to_json(const Plan& plan) {
   json reports = json::array();
   for (const auto& r : plan.reports) {
-    reports.push_back({{"file", r.file}, {"sha256", r.sha256}, {"tool_version", r.tool_version}});
+    reports.push_back({{"file", r.file},
+                       {"sha256", r.sha256},
+                       {"tool_version", r.tool_version},
+                       {"verified", r.verified},
+                       {"verification", r.verification}});
   }
   json rows = json::array();
   for (const auto& r : plan.rows) rows.push_back(row_json(r));

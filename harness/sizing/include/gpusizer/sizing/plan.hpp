@@ -93,7 +93,11 @@ struct ReportUsed {
   std::string file;
   std::string sha256;
   std::string tool_version;
+  bool verified = false;     // gpusizer verify's verdict
+  std::string verification;  // "verified", or its first failed finding
 };
+// "Reports verified: 1 of 2 (b.json: record chain: ...)": the one line the text plan gives.
+std::string reports_verified_line(const std::vector<ReportUsed>& reports);
 
 struct Plan {
   std::string workload_name;
