@@ -28,7 +28,8 @@ json record_chain(const json& report) {
     if (list == report.end() || !list->is_array()) continue;
     const char* singular = kind[0] == 't' ? "target" : "record";
     for (const auto& item : *list) {
-      previous = sha256_hex(previous + item.dump());
+      // Invalid UTF-8 is replaced (U+FFFD) as the printers write it, so the chain matches the file.
+      previous = sha256_hex(previous + item.dump(-1, ' ', false, json::error_handler_t::replace));
       links.push_back({{"item", item_name(singular, item)}, {"sha256", previous}});
     }
   }
