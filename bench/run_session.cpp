@@ -120,7 +120,13 @@ std::optional<InstanceType> instance_type_of(const RunRequest& r, std::ostream& 
   if (!r.instance_type.empty()) return InstanceType{r.instance_type, "--instance-type"};
   if (!r.imds) return detect_instance_type_dmi();
   ImdsResult imds = query_imds_instance_type();
-  if (imds.instance_type) return imds.instance_type;
+  if (imds.instance_type) {
+    if (!imds.identity_error.empty()) {
+      err << "gpusizer: --imds: signed instance identity not recorded (" << imds.identity_error
+          << "); gpusizer verify will not verify this report\n";
+    }
+    return imds.instance_type;
+  }
   err << "gpusizer: --imds: instance type not recorded (" << imds.error << ")\n";
   return detect_instance_type_dmi();
 }

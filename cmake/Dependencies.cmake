@@ -89,3 +89,19 @@ if(GPUSIZER_WITH_MPI)
 else()
   message(STATUS "gpusizer: MPI: OFF (GPUSIZER_WITH_MPI=OFF)")
 endif()
+
+# OpenSSL is optional like CUDA: with libcrypto, `gpusizer verify` checks the PKCS7 signature of
+# the EC2 instance identity a report carries (harness/core identity_signature_openssl.cpp);
+# without it core links identity_signature_absent.cpp and verify says the check was not built.
+set(GPUSIZER_HAVE_OPENSSL OFF)
+if(GPUSIZER_WITH_OPENSSL)
+  find_package(OpenSSL COMPONENTS Crypto)
+  if(OPENSSL_FOUND)
+    set(GPUSIZER_HAVE_OPENSSL ON)
+  endif()
+endif()
+if(GPUSIZER_HAVE_OPENSSL)
+  message(STATUS "gpusizer: OpenSSL ${OPENSSL_VERSION}: identity signatures checked by verify")
+else()
+  message(STATUS "gpusizer: identity signatures: OFF (no OpenSSL; install libssl-dev)")
+endif()

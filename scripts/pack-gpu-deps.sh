@@ -13,6 +13,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev               # header-only
   libopenblas-dev libopenblas-pthread-dev libopenblas0-pthread libgfortran5 libquadmath0
   liburing-dev liburing2                        # optional (io_uring reader)
+  libssl-dev                                    # optional (verify's identity signature check)
   pkgconf pkgconf-bin libpkgconf3               # find_package(PkgConfig) needs a pkg-config
 )
 cd "$dest"

@@ -15,7 +15,8 @@ while [ $# -gt 0 ]; do
 done
 
 apt_packages=(cmake ninja-build g++ pkg-config libbenchmark-dev libgtest-dev libgmock-dev
-  nlohmann-json3-dev libcli11-dev libopenblas-dev liburing-dev python3-jsonschema clang-format)
+  nlohmann-json3-dev libcli11-dev libopenblas-dev liburing-dev libssl-dev python3-jsonschema
+  clang-format)
 # What only some tests need (a real browser for the HTML pages, MPI and Slurm for the multi-node
 # tests): installed too, but a machine that cannot get them still builds and tests; those tests
 # then skip and say why.

@@ -32,5 +32,6 @@ void register_monitor(CLI::App& app, Action& action);
 void register_recommend(CLI::App& app, Action& action);
 void register_catalog(CLI::App& app, Action& action);
 void register_merge(CLI::App& app, Action& action);
+void register_verify(CLI::App& app, Action& action);
 
 }  // namespace gpusizer::cli

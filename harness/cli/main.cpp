@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   cli::register_recommend(app, action);
   cli::register_catalog(app, action);
   cli::register_merge(app, action);
+  cli::register_verify(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -2,30 +2,13 @@
 # loopback interface answers. Without --imds nothing is asked; an unreachable service is a note,
 # not a failure.
 source "$(dirname "$0")/lib.sh"
-cat > server.py <<'PY'
-import http.server, sys
-class H(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *a): pass
-    def answer(self, code, body):
-        self.send_response(code); self.send_header("Content-Length", str(len(body))); self.end_headers()
-        self.wfile.write(body.encode())
-    def do_PUT(self):
-        ok = self.path == "/latest/api/token" and self.headers.get("X-aws-ec2-metadata-token-ttl-seconds")
-        self.answer(200 if ok else 400, "TOKEN123" if ok else "")
-    def do_GET(self):
-        ok = self.path == "/latest/meta-data/instance-type" and self.headers.get("X-aws-ec2-metadata-token") == "TOKEN123"
-        self.answer(200 if ok else 401, "p5.48xlarge" if ok else "")
-s = http.server.HTTPServer(("127.0.0.1", 0), H)
-open("port", "w").write(str(s.server_address[1]))
-s.timeout = 20
-for _ in range(4): s.handle_request()
-PY
-/usr/bin/python3 server.py &
-server=$!
-for _ in $(seq 1 100); do [ -s port ] && break; sleep 0.05; done
-port=$(cat port)
-GPUSIZER_IMDS_ENDPOINT=127.0.0.1:$port "$GPUSIZER" run --tiny --imds --filter stream_triad --no-progress -o r.json > /dev/null 2>&1 || fail "run --imds"
-kill $server 2>/dev/null || true
+echo '{"/latest/meta-data/instance-type": "p5.48xlarge"}' > answers.json
+start_fake_imds answers.json
+GPUSIZER_IMDS_ENDPOINT=$imds_endpoint "$GPUSIZER" run --tiny --imds --filter stream_triad --no-progress -o r.json > /dev/null 2> err.txt || fail "run --imds"
+kill $imds_pid 2>/dev/null || true
+# No signed identity served: the run says the report will not verify.
+grep -q "signed instance identity not recorded (/latest/dynamic/instance-identity/document: HTTP 404)" err.txt \
+  || fail "no note on the identity: $(cat err.txt)"
 /usr/bin/python3 -c '
 import json; it = json.load(open("r.json"))["host"]["instance_type"]
 assert it == {"value": "p5.48xlarge", "source": "EC2 instance metadata (IMDSv2, --imds)"}, it' || fail "instance type"

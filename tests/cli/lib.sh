@@ -24,6 +24,15 @@ run_rc() {
   rc=$?
   set -e
 }
+# start_fake_imds <answers.json> [requests, default 4]: fake_imds.py in the background; sets
+# imds_pid and imds_endpoint (for GPUSIZER_IMDS_ENDPOINT).
+start_fake_imds() {
+  rm -f imds.port
+  /usr/bin/python3 "$SRC/tests/cli/fake_imds.py" "$1" imds.port "${2:-4}" &
+  imds_pid=$!
+  wait_for "[ -s imds.port ]" 100 || fail "the fake IMDS did not start"
+  imds_endpoint=127.0.0.1:$(cat imds.port)
+}
 one_line() { [ "$(wc -l < "$1")" = 1 ] || fail "expected one line on stderr, got: $(cat "$1")"; }
 # term_wait <pid>: SIGTERM, then wait for it; sets rc to its exit status.
 term_wait() {

@@ -139,6 +139,9 @@ void FleetBuilder::add_fleet(const Report& member, const std::string& source) {
 
 void FleetBuilder::add(const Report& member, const std::string& source, std::optional<int> rank) {
   check_compatible(member, source);
+  // A member that did not hold its record chain keeps the fleet from verifying (record_chain.hpp).
+  for (const auto& b : member.integrity_breaks)
+    fleet_.integrity_breaks.push_back(source + ": " + b);
   if (members_ == 0) {
     first_source_ = source;
     fleet_.tool = member.tool;

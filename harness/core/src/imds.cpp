@@ -12,6 +12,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
+
+#include "gpusizer/clock.hpp"
 
 namespace gpusizer {
 namespace {
@@ -160,11 +163,13 @@ ImdsResult query_imds_instance_type(double timeout_seconds) {
                    (token.error.empty() ? "HTTP " + std::to_string(token.status) : token.error);
     return result;
   }
-  HttpResult type =
-      http(ep,
-           "GET /latest/meta-data/instance-type HTTP/1.1\r\n" + host +
-               "X-aws-ec2-metadata-token: " + token.body + "\r\nConnection: close\r\n\r\n",
-           deadline);
+  auto get = [&](const std::string& path) {
+    return http(ep,
+                "GET " + path + " HTTP/1.1\r\n" + host + "X-aws-ec2-metadata-token: " + token.body +
+                    "\r\nConnection: close\r\n\r\n",
+                deadline);
+  };
+  HttpResult type = get("/latest/meta-data/instance-type");
   if (!type.error.empty() || type.status != 200) {
     result.error = "IMDSv2 instance-type: " +
                    (type.error.empty() ? "HTTP " + std::to_string(type.status) : type.error);
@@ -179,6 +184,22 @@ ImdsResult query_imds_instance_type(double timeout_seconds) {
     return result;
   }
   result.instance_type = InstanceType{value, "EC2 instance metadata (IMDSv2, --imds)"};
+  // The signed identity, byte for byte as served: the signature is over these exact bytes.
+  InstanceIdentity identity;
+  for (auto [path, into] :
+       {std::pair{"/latest/dynamic/instance-identity/document", &identity.document},
+        std::pair{"/latest/dynamic/instance-identity/pkcs7", &identity.pkcs7}}) {
+    HttpResult part = get(path);
+    if (!part.error.empty() || part.status != 200 || part.body.empty()) {
+      result.identity_error =
+          std::string(path) + ": " +
+          (part.error.empty() ? "HTTP " + std::to_string(part.status) : part.error);
+      return result;
+    }
+    *into = part.body;
+  }
+  identity.retrieved_at = now_iso8601_utc();
+  result.instance_type->identity = std::move(identity);
   return result;
 }
 

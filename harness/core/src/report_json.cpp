@@ -4,6 +4,7 @@
 
 #include "gpusizer/input_file.hpp"
 #include "gpusizer/plausibility.hpp"
+#include "gpusizer/record_chain.hpp"
 #include "gpusizer/report_io.hpp"
 
 namespace gpusizer {
@@ -373,6 +374,10 @@ json to_json(const Host& h) {
   if (h.instance_type) {
     host["instance_type"] = {{"value", h.instance_type->value},
                              {"source", h.instance_type->source}};
+    if (const auto& id = h.instance_type->identity) {
+      host["instance_type"]["identity"] = {
+          {"document", id->document}, {"pkcs7", id->pkcs7}, {"retrieved_at", id->retrieved_at}};
+    }
   }
   if (!h.ranks.empty()) host["ranks"] = h.ranks;
   if (!h.source.empty()) host["source"] = h.source;
@@ -392,8 +397,13 @@ Host host_from_json(const JsonInput& host) {
   h.numa_nodes = static_cast<int>(host.at("numa_nodes").count());
   h.memory_bytes = host.at("memory_bytes").count();
   if (auto it = host.find("instance_type")) {
-    it->allow_only({"value", "source"});
+    it->allow_only({"value", "source", "identity"});
     h.instance_type = InstanceType{it->at("value").non_empty_string(), it->string_at("source")};
+    if (auto id = it->find("identity")) {
+      id->allow_only({"document", "pkcs7", "retrieved_at"});
+      h.instance_type->identity = InstanceIdentity{
+          id->string_at("document"), id->string_at("pkcs7"), id->string_at("retrieved_at")};
+    }
   }
   if (auto r = host.find("ranks")) {
     for (const auto& item : r->items()) h.ranks.push_back(static_cast<int>(item.count()));
@@ -434,6 +444,8 @@ json to_json(const Report& report) {
     for (const auto& h : report.hosts) hosts.push_back(to_json(h));
     j["hosts"] = hosts;
   }
+  j["integrity"] = record_chain(j);  // over the targets and records exactly as written
+  if (!report.integrity_breaks.empty()) j["integrity"]["breaks"] = report.integrity_breaks;
   return j;
 }
 
@@ -448,7 +460,7 @@ Report report_from_json(const JsonInput& in) {
   }
   in.allow_only({"schema_version", "kind", "tool", "command_line", "started_at", "finished_at",
                  "status", "suite", "settings", "host", "hosts", "targets", "target_telemetry",
-                 "records", "not_run", "warnings", "history"});
+                 "records", "not_run", "warnings", "history", "integrity"});
   auto kind = in.at("kind");
   if (kind.string() != "gpusizer.report")
     kind.fail("expected \"gpusizer.report\", got " + describe_json(kind.raw()));
@@ -520,6 +532,12 @@ Report load_report_text(std::string_view text, const std::string& source) {
   }
   JsonInput::release(doc);
   flag_implausible_records(report);
+  // A copy whose chain does not hold says so in every later write (resume, merge): kept in
+  // integrity.breaks. A report from before the chain holds records nobody can vouch for.
+  report.integrity_breaks = record_chain_breaks(doc);
+  if (doc.contains("integrity") || !report.records.empty()) {
+    for (const auto& f : record_chain_findings(doc)) report.integrity_breaks.push_back(f);
+  }
   return report;
 }
 

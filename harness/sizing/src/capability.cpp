@@ -8,6 +8,7 @@
 #include "gpusizer/input_file.hpp"
 #include "gpusizer/plausibility.hpp"
 #include "gpusizer/report_io.hpp"
+#include "gpusizer/report_verify.hpp"
 #include "uncertainty.hpp"
 
 namespace gpusizer::sizing {
@@ -170,6 +171,10 @@ LoadedReport load_report_file(const std::filesystem::path& file) {
   const std::string bytes = read_input_file(file, input_kinds::report);
   lr.report = load_report_text(bytes, file.string());
   lr.sha256 = sha256_hex(bytes);
+  const ReportVerification v = verify_report_text(
+      bytes, file.string(), certificate_source(default_identity_certificates_file()));
+  lr.verified = v.verified();
+  lr.verification = lr.verified ? "verified" : v.first_failure();
   return lr;
 }
 

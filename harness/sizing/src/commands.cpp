@@ -162,7 +162,7 @@ int run_recommend(const RecommendOptions& options, std::ostream& out) {
       plan.reports.push_back({r.file, r.sha256,
                               r.report.tool.version + " (" + r.report.tool.git_revision + ")",
                               host.hostname, host.instance_type ? host.instance_type->value : "",
-                              r.report.suite, r.report.started_at});
+                              r.report.suite, r.report.started_at, r.verified, r.verification});
     }
     if (reports.empty())
       plan.warnings.push_back(

@@ -140,7 +140,9 @@ nlohmann::json to_json(const Plan& plan) {
          {"hostname", r.hostname},
          {"instance_type", r.instance_type.empty() ? json(nullptr) : json(r.instance_type)},
          {"suite", r.suite},
-         {"started_at", r.started_at}});
+         {"started_at", r.started_at},
+         {"verified", r.verified},
+         {"verification", r.verification}});
   }
   json rows = json::array();
   for (const auto& r : plan.rows) rows.push_back(row_json(r));

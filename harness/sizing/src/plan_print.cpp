@@ -167,6 +167,7 @@ void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
   out << " (catalog " << e(plan.catalog_region) << ", prices aged to " << e(plan.prices_checked_on)
       << ")\n";
   if (!plan.restricted_to.empty()) out << "Restricted to: " << e(join(plan.restricted_to)) << "\n";
+  if (!plan.reports.empty()) out << e(reports_verified_line(plan.reports)) << "\n";
   out << "\n";
   if (plan.rows.empty()) {
     out << "No instance type can serve this workload.\n";
@@ -207,6 +208,22 @@ void print_combined_mig(const std::vector<CombinedMigPacking>& combined, std::os
           << format_usd(*t.on_demand_usd_per_hour) << "/h\n";
     }
   }
+}
+
+std::string reports_verified_line(const std::vector<ReportUsed>& reports) {
+  std::size_t verified = 0;
+  std::vector<std::string> not_verified;
+  for (const auto& r : reports) {
+    if (r.verified) {
+      ++verified;
+    } else {
+      not_verified.push_back(r.file + ": " + r.verification);
+    }
+  }
+  std::string line = "Reports verified (gpusizer verify): " + std::to_string(verified) + " of " +
+                     std::to_string(reports.size());
+  if (!not_verified.empty()) line += "; not verified: " + join(not_verified, "; ");
+  return line;
 }
 
 }  // namespace gpusizer::sizing

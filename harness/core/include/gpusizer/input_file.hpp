@@ -29,6 +29,8 @@ inline constexpr InputKind report{"a report", 64 * kMiB};
 inline constexpr InputKind catalog{"a catalog", 16 * kMiB};  // the shipped one is 50 KB
 inline constexpr InputKind overlay{"a catalog overlay", 16 * kMiB};
 inline constexpr InputKind workload{"a workload", 1 * kMiB};  // a few hundred bytes each
+// AWS's instance identity certificates: a few KB per region.
+inline constexpr InputKind certificates{"a certificates", 4 * kMiB};
 // aws ec2 describe-spot-price-history / describe-capacity-block-offerings, aws service-quotas,
 // aws pricing get-products: paginated CLI output, megabytes at most.
 inline constexpr InputKind aws_cli_output{"AWS CLI output", 64 * kMiB};

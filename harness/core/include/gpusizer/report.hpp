@@ -48,9 +48,19 @@ struct Target {
       host{};  // fleet reports: the id of the host it sits in (Report::hosts)
 };
 
+// The EC2 instance identity document and its PKCS7 signature as IMDSv2 served them (`run --imds`),
+// byte for byte: `gpusizer verify` checks the signature against AWS's certificate for the
+// document's region (instance_identity.hpp, docs/report-integrity.md).
+struct InstanceIdentity {
+  std::string document;      // dynamic/instance-identity/document (JSON text, as served)
+  std::string pkcs7;         // dynamic/instance-identity/pkcs7 (base64 DER, no PEM armour)
+  std::string retrieved_at;  // ISO 8601 UTC: when this run read them
+};
+
 struct InstanceType {
   std::string value;   // "p5.48xlarge"
   std::string source;  // "--instance-type" | "EC2 instance metadata (IMDSv2)" | ...
+  std::optional<InstanceIdentity> identity{};  // --imds: the signed identity of the instance
 };
 
 struct Host {
@@ -172,6 +182,10 @@ struct Report {
   // Per-target facts measured once per run (e.g. idle power), keyed by target id.
   nlohmann::json target_telemetry = nlohmann::json::object();
   std::vector<RunSession> history;  // oldest first; empty in reports older than this field
+  // Why a report read back did not hold its record chain (record_chain.hpp): set by the loader,
+  // written to integrity.breaks, carried into fleet reports; so a report edited by hand and then
+  // resumed or merged never verifies. Empty for a report written start to end by gpusizer.
+  std::vector<std::string> integrity_breaks;
 
   const Record* find_record(const std::string& id) const;
   const Target* find_target(const std::string& id) const;

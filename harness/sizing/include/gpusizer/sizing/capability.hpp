@@ -20,9 +20,12 @@ struct LoadedReport {
   std::string file;
   std::string sha256;  // of the file bytes
   Report report;
+  bool verified = false;     // gpusizer verify's verdict (report_verify.hpp)
+  std::string verification;  // "verified", or its first failed finding
 };
 
-// Reads a report file with the shared loader and digests its bytes.
+// Reads a report file with the shared loader, digests its bytes and verifies it (with the
+// shipped identity certificates).
 LoadedReport load_report_file(const std::filesystem::path& file);
 
 // Where a figure came from.

@@ -115,8 +115,12 @@ struct ReportUsed {
   std::string hostname;
   std::string instance_type;  // "" when the report's host did not know it
   std::string suite;
-  std::string started_at;  // the run's start (ISO 8601)
+  std::string started_at;    // the run's start (ISO 8601)
+  bool verified = false;     // gpusizer verify's verdict
+  std::string verification;  // "verified", or its first failed finding
 };
+// "Reports verified: 1 of 2 (b.json: record chain: ...)": the one line the text plan gives.
+std::string reports_verified_line(const std::vector<ReportUsed>& reports);
 
 struct Plan {
   std::string workload_name;
