@@ -8,6 +8,7 @@
 #include "gpusizer/bench/run_session.hpp"
 #include "gpusizer/printers.hpp"
 #include "gpusizer/stop_signals.hpp"
+#include "gpusizer/terminal.hpp"
 
 namespace gpusizer::cli {
 namespace {
@@ -24,10 +25,10 @@ int run_command(const bench::RunRequest& request, const std::string& format_name
   }
   if (run.print_summary) {
     if (format == TextFormat::table) {
-      print_targets(run.result.report.targets, std::cout, TextFormat::table);
+      print_targets(run.result.report.targets, std::cout, TextFormat::table, terminal_columns());
       std::cout << "\n";
     }
-    print_report(run.result.report, std::cout, format);
+    print_report(run.result.report, std::cout, format, terminal_columns());
   }
   if (run.conclusion) std::cerr << run.conclusion->line << "\n";
   return run.exit_code;

@@ -189,7 +189,7 @@ TEST(SizingSpread, OverlappingCostRangesTieAndTheySaySo) {
   const std::string out = text.str();
   EXPECT_NE(out.find("Measurement spread (p5-p95 of the samples)"), std::string::npos);
   EXPECT_NE(out.find("#1 t1.x on_demand: 84-120 req/s per replica, 2 instance(s) (3 at p5, 2 at "
-                     "p95), $14,600.00-$21,900.00/month, perf/$ 3.024e+04-4.32e+04 req/$"),
+                     "p95), $14,600.00-$21,900.00/month, perf/$ 30,240-43,200 req/$"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("indistinguishable within the measurement from #3"), std::string::npos);

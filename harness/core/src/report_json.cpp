@@ -526,18 +526,18 @@ Report load_report_text(std::string_view text, const std::string& source) {
   Report report;
   try {
     report = report_from_json(JsonInput(doc, source));
+    // A copy whose chain does not hold says so in every later write (resume, merge): kept in
+    // integrity.breaks. A report from before the chain holds records nobody can vouch for.
+    report.integrity_breaks = record_chain_breaks(doc);
+    if (doc.contains("integrity") || !report.records.empty()) {
+      for (const auto& f : record_chain_findings(doc)) report.integrity_breaks.push_back(f);
+    }
   } catch (...) {
     JsonInput::release(doc);  // a large rejected document must not abort on its way out
     throw;
   }
   JsonInput::release(doc);
   flag_implausible_records(report);
-  // A copy whose chain does not hold says so in every later write (resume, merge): kept in
-  // integrity.breaks. A report from before the chain holds records nobody can vouch for.
-  report.integrity_breaks = record_chain_breaks(doc);
-  if (doc.contains("integrity") || !report.records.empty()) {
-    for (const auto& f : record_chain_findings(doc)) report.integrity_breaks.push_back(f);
-  }
   return report;
 }
 
