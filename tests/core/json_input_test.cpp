@@ -11,6 +11,11 @@
 
 // Counts the allocations made while `counting` is set: releasing a parsed document must not
 // allocate (nlohmann's destructor does, and aborts when that fails near a memory cap).
+// GCC's -Wmismatched-new-delete cannot see that this operator new allocates with malloc.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
 static std::atomic<bool> counting{false};
 static std::atomic<long> allocations{0};
 void* operator new(std::size_t n) {
@@ -31,6 +36,9 @@ void operator delete(void* p, std::size_t) noexcept {
 void operator delete(void* p, const std::nothrow_t&) noexcept {
   std::free(p);
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 namespace gpusizer {
 namespace {
