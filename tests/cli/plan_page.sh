@@ -58,6 +58,9 @@ families = {x["instance_type"].split(".")[0] for x in plan["excluded"]}
 assert len(re.findall(r"<details>", dom)) == len(families), families
 # Evidence: the report's digest.
 assert plan["reports"][0]["sha256"] in dom
+# ...and gpusizer verify's verdict on it, as the JSON plan gives it (the example is not signed).
+rep = plan["reports"][0]
+assert ("not verified</b>:" in dom) == (not rep["verified"]), rep
 print("bars", len(bars), "estimated", estimated, "break-even", be, "families", len(families))
 PY
 echo "screenshot in $ARTIFACTS"

@@ -207,7 +207,10 @@ void plan_section(const Plan& p, std::ostream& out) {
   out << "<h3>Evidence</h3>\n<ul>\n";
   for (const auto& rep : p.reports)
     out << "<li>report <code>" << e(rep.file) << "</code>, SHA-256 <code>" << e(rep.sha256)
-        << "</code>, gpusizer " << e(rep.tool_version) << "</li>\n";
+        << "</code>, gpusizer " << e(rep.tool_version) << ", "
+        << (rep.verified ? std::string("verified")
+                         : "<b class=\"warn\">not verified</b>: " + e(rep.verification))
+        << "</li>\n";
   if (!p.rows.empty())
     for (const auto& ev : p.rows.front().evidence)
       out << "<li>top option: record <code>" << e(ev.record_id) << "</code> on " << e(ev.target_id)
