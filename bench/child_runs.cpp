@@ -479,7 +479,7 @@ void merge_child_result(Report& parent, const ChildResult& result, const std::st
     if (!is_the_slice(r.target)) continue;
     r.id = replace_segment(r.id, r.target, result.target.id) + "/mode=" + mode;
     r.target = result.target.id;
-    r.mode = mode;
+    r.mig_mode = mode;
     if (result.start_barrier) r.details["start_barrier"] = barrier_summary(*result.start_barrier);
     if (parent.find_record(r.id) == nullptr) parent.records.push_back(std::move(r));
   }

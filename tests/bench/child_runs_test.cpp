@@ -78,7 +78,7 @@ TEST_F(ChildRuns, IsolatedChildrenSucceedCrashAndHangWithoutStoppingTheParent) {
   EXPECT_EQ(parent.records[0].target, "gpu0/mig-3g.71gb-gi1-ci0");
   EXPECT_EQ(parent.records[0].id,
             "memory/stream_triad/gpu0/mig-3g.71gb-gi1-ci0/bytes=1048576/mode=isolated");
-  EXPECT_EQ(parent.records[0].mode, "isolated");
+  EXPECT_EQ(parent.records[0].mig_mode, "isolated");
   EXPECT_EQ(parent.targets.size(), 4u);
   ASSERT_EQ(parent.warnings.size(), 2u);
   EXPECT_NE(parent.warnings[0].find("gpu0/mig-2g.35gb-gi2-ci0 (isolated)"), std::string::npos);

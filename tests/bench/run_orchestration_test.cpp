@@ -34,7 +34,7 @@ Record record(const std::string& id, const std::string& target = "cpu",
   Record r;
   r.id = id;
   r.target = target;
-  r.mode = mode;
+  r.mig_mode = mode;
   r.status = "ok";
   return r;
 }

@@ -243,7 +243,7 @@ TEST(SizingSpread, MigSlicesCarryTheSpreadOfTheirRecords) {
   auto rec =
       timed(record("gemm/bf16/mig0", "gemm", "bf16", "gpu0/mig0", "throughput", 100e12, "FLOP/s"),
             kNoisy);
-  rec.mode = "isolated";
+  rec.mig_mode = "isolated";
   auto path = save("spread-mig.json", report_with({parent, slice}, {rec}));
   auto table = build_capabilities({load_report_file(path)}, c);
   auto w = mig_workload_json();

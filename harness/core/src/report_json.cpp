@@ -293,7 +293,7 @@ json to_json(const Record& r) {
   j["started_at"] = r.started_at;
   j["duration_seconds"] = r.duration_seconds;
   j["repetitions"] = r.repetitions;
-  if (!r.mode.empty()) j["mode"] = r.mode;
+  if (!r.mig_mode.empty()) j["mode"] = r.mig_mode;
   if (r.load_average)
     j["load_average"] = {{"start", r.load_average->start}, {"end", r.load_average->end}};
   return j;
@@ -353,7 +353,7 @@ Record record_from_json(const JsonInput& in) {
   r.started_at = in.string_at("started_at");
   r.duration_seconds = in.at("duration_seconds").non_negative();
   if (auto rep = in.find("repetitions")) r.repetitions = static_cast<int>(rep->count());
-  r.mode = in.optional_string("mode").value_or("");
+  r.mig_mode = in.optional_string("mode").value_or("");
   if (auto load = in.find("load_average")) {
     load->allow_only({"start", "end"});
     r.load_average = LoadAverage{load->at("start").non_negative(), load->at("end").non_negative()};

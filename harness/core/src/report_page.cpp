@@ -63,7 +63,7 @@ std::string size_label(const Record& r) {
 std::string record_label(const Record& r, bool several_targets) {
   std::string label = r.family == "gemm" ? gemm_label(r) : r.operation + " " + size_label(r);
   if (several_targets) label = r.target + " " + label;
-  if (!r.mode.empty()) label += " (" + r.mode + ")";
+  if (!r.mig_mode.empty()) label += " (" + r.mig_mode + ")";
   return label;
 }
 
@@ -376,7 +376,7 @@ void print_report_page(const Report& report, const ReportPageSource& source, std
                  e(flag_in_words(fl).substr(0, flag_in_words(fl).find(':'))) + "</span>";
       }
       out << "<tr><td>" << e(r.target) << "</td><td>" << e(r.family + "/" + r.operation)
-          << (r.mode.empty() ? "" : " (" + e(r.mode) + ")") << "</td><td>"
+          << (r.mig_mode.empty() ? "" : " (" + e(r.mig_mode) + ")") << "</td><td>"
           << e(format_parameters(r.parameters)) << "</td><td class=\"num\">" << result
           << "</td><td class=\"num\">" << cv << "</td><td>" << verified_text
           << "</td><td class=\"num\">" << power << "</td><td class=\"num\">" << energy

@@ -35,8 +35,8 @@ ResourceRate rate_of(const LoadedReport& lr, const Record& r, const Metric& m,
                      const std::string& target_id) {
   ResourceRate rate;
   rate.value = m.value;
-  rate.evidence =
-      Evidence{lr.file, lr.sha256, r.id, target_id, m.name, m.value, m.unit, r.parameters, r.mode};
+  rate.evidence = Evidence{lr.file, lr.sha256, r.id,         target_id, m.name,
+                           m.value, m.unit,    r.parameters, r.mig_mode};
   rate.spread = detail::sample_spread(r, m.value);
   if (r.telemetry && r.telemetry->source != "unavailable" && r.telemetry->power_mean_watts) {
     rate.power_watts = r.telemetry->power_mean_watts;
@@ -94,7 +94,7 @@ DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
     if (!usable(r)) continue;
     const auto targets = split_targets(r.target);
     if (std::find(targets.begin(), targets.end(), t.id) == targets.end()) continue;
-    if (!mode_filter.empty() && r.mode != mode_filter) continue;
+    if (!mode_filter.empty() && r.mig_mode != mode_filter) continue;
     if (r.family == "gemm") {
       if (const Metric* m = r.metric("throughput"))
         keep_max(cap.flops, r.operation, rate_of(lr, r, *m, t.id));
@@ -135,7 +135,7 @@ std::string model_name(const Report& report, const Target& t) {
 std::string mode_for_mig(const LoadedReport& lr, const Target& t) {
   bool concurrent = false;
   for (const auto& r : lr.report.records) {
-    if (!usable(r) || r.mode != "concurrent") continue;
+    if (!usable(r) || r.mig_mode != "concurrent") continue;
     const auto targets = split_targets(r.target);
     if (std::find(targets.begin(), targets.end(), t.id) != targets.end()) concurrent = true;
   }

@@ -130,7 +130,7 @@ struct Record {
   std::string started_at;          // ISO 8601 UTC
   double duration_seconds = 0;     // wall time including set-up and verification
   int repetitions = 1;             // Google Benchmark repetitions of the whole measurement
-  std::string mode;                // MIG: "isolated" | "concurrent"; empty otherwise
+  std::string mig_mode;            // MIG: "isolated" | "concurrent"; empty otherwise
   std::optional<LoadAverage> load_average;  // absent where /proc/loadavg cannot be read
 
   const Metric* metric(const std::string& name) const;
