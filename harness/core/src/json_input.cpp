@@ -255,7 +255,7 @@ std::string JsonInput::one_of(std::span<const std::string_view> allowed) const {
   std::string s = string();
   if (std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
     std::string list;
-    for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+    for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a.empty() ? "\"\"" : a);
     fail("expected one of " + list + ", got " + describe_json(*value_));
   }
   return s;

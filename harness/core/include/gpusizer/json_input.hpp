@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpusizer/input_file.hpp"
+#include "gpusizer/vocabulary.hpp"
 
 namespace gpusizer {
 
@@ -64,7 +65,12 @@ class JsonInput {
   std::uint64_t count() const;  // integer >= 0
   // A string that must be one of `allowed`.
   std::string one_of(std::initializer_list<std::string_view> allowed) const;
-  std::string one_of(std::span<const std::string_view> allowed) const;  // e.g. kRecordFamilies
+  std::string one_of(std::span<const std::string_view> allowed) const;
+  // A string naming a value of a fixed set (vocabulary.hpp): "expected one of ok, failed, ...".
+  template <Vocabulary E>
+  E enumerated() const {
+    return *parse<E>(one_of(all_names<E>()));
+  }
 
   // Shorthands for members.
   std::string string_at(std::string_view key) const { return at(key).string(); }
