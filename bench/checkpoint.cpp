@@ -11,7 +11,7 @@ Checkpoint::Checkpoint(Report& report, std::filesystem::path out,
     : report_(report), out_(std::move(out)), benchmark_out_(std::move(benchmark_out)) {}
 
 void Checkpoint::save(const GbenchCollector* collector) {
-  update_session(report_, "running", "", "");
+  update_session(report_, ReportStatus::running, "", "");
   save_report(report_, out_);
   if (benchmark_out_ && collector) collector->write_json(*benchmark_out_);
 }

@@ -449,7 +449,8 @@ void add_warning_once(Report& report, const std::string& w) {
 
 }  // namespace
 
-void merge_child_result(Report& parent, const ChildResult& result, const std::string& mode) {
+void merge_child_result(Report& parent, const ChildResult& result, Concurrency concurrency) {
+  const std::string mode(to_string(concurrency));
   if (parent.find_target(result.target.id) == nullptr) parent.targets.push_back(result.target);
   if (result.not_started) {
     parent.not_run.emplace_back("mig/" + result.target.id + "/mode=" + mode, result.not_run_reason);
@@ -459,7 +460,8 @@ void merge_child_result(Report& parent, const ChildResult& result, const std::st
     // Named as the child named its slice (its records' targets), as the records are.
     std::string as_child = result.child_target_id;
     for (const auto& t : result.child_targets) {
-      if (t.kind != "cpu" && id.find("/" + t.id + "/") != std::string::npos) as_child = t.id;
+      if (t.kind != TargetKind::cpu && id.find("/" + t.id + "/") != std::string::npos)
+        as_child = t.id;
     }
     const std::string mapped = replace_segment(id, as_child, result.target.id) + "/mode=" + mode;
     if (std::none_of(parent.not_run.begin(), parent.not_run.end(),
@@ -469,7 +471,7 @@ void merge_child_result(Report& parent, const ChildResult& result, const std::st
   auto is_the_slice = [&](const std::string& target) {
     if (target == result.child_target_id || target == result.target.id) return true;
     for (const auto& t : result.child_targets)
-      if (t.id == target && t.kind != "cpu") return true;
+      if (t.id == target && t.kind != TargetKind::cpu) return true;
     return false;
   };
   for (Record r : result.records) {
@@ -479,7 +481,7 @@ void merge_child_result(Report& parent, const ChildResult& result, const std::st
     if (!is_the_slice(r.target)) continue;
     r.id = replace_segment(r.id, r.target, result.target.id) + "/mode=" + mode;
     r.target = result.target.id;
-    r.mig_mode = mode;
+    r.concurrency = concurrency;
     if (result.start_barrier) r.details["start_barrier"] = barrier_summary(*result.start_barrier);
     if (parent.find_record(r.id) == nullptr) parent.records.push_back(std::move(r));
   }

@@ -28,14 +28,15 @@ void add_collective_cases(const SuiteContext& ctx, CaseList& out) {
                         Collective::broadcast, Collective::all_to_all}) {
     for (std::size_t bytes : kMessageBytes.pick(ctx)) {
       BenchCase c;
-      c.family = families::collectives;
+      c.family = Family::collectives;
       c.operation = kernels::to_string(op);
       c.targets = group->target_ids();
       c.parameters = {{"bytes", bytes},
                       {"ranks", group->ranks()},
                       {"dtype", "fp32"},
                       {"busbw_factor", kernels::busbw_factor(op, group->ranks())}};
-      c.id = make_id(c.family, c.operation, c.targets, {{"bytes", std::to_string(bytes)}});
+      c.id =
+          make_id(to_string(c.family), c.operation, c.targets, {{"bytes", std::to_string(bytes)}});
       c.priority = (op == Collective::all_reduce && bytes >= 1 * GiB) ? 0 : 1;
       c.estimated_seconds = 1;
       kernels::CollectiveCase cc{op, bytes, kernels::Dtype::f32};

@@ -64,17 +64,17 @@ void add_gemm_cases(const SuiteContext& ctx, CaseList& out) {
   for (auto& backend_ptr : ctx.discovery->backends) {
     kernels::Backend* backend = backend_ptr.get();
     const std::string target = backend->target().id;
-    const bool gpu = backend->target().kind != "cpu";
+    const bool gpu = backend->target().kind != TargetKind::cpu;
     const auto& shapes = (gpu ? kGpuShapes : kCpuShapes).pick(ctx);
     for (kernels::Dtype dtype : backend->gemm_dtypes()) {
       for (const Shape& s : shapes) {
         const std::string dt = kernels::to_string(dtype);
         BenchCase c;
-        c.family = families::gemm;
+        c.family = Family::gemm;
         c.operation = dt;
         c.targets = {target};
         c.parameters = {{"m", s.m}, {"n", s.n}, {"k", s.k}, {"dtype", dt}, {"shape", s.name}};
-        c.id = make_id(c.family, c.operation, c.targets,
+        c.id = make_id(to_string(c.family), c.operation, c.targets,
                        {{"", s.name},
                         {"m", std::to_string(s.m)},
                         {"n", std::to_string(s.n)},

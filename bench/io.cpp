@@ -35,17 +35,17 @@ void add_io_cases(const SuiteContext& ctx, CaseList& out) {
   for (auto& backend_ptr : ctx.discovery->backends) {
     kernels::Backend* backend = backend_ptr.get();
     const std::string target = backend->target().id;
-    const bool to_device = backend->target().kind != "cpu";
+    const bool to_device = backend->target().kind != TargetKind::cpu;
     for (const IoShape& s : kIoShapes.pick(ctx)) {
       BenchCase c;
-      c.family = families::io;
+      c.family = Family::io;
       c.operation = to_device ? "storage_to_device" : "storage_to_host";
       c.targets = {target};
       c.parameters = {{"file_bytes", s.file_bytes},
                       {"chunk_bytes", s.chunk_bytes},
                       {"depth", s.depth},
                       {"directory", ctx.io_directory}};
-      c.id = make_id(c.family, c.operation, c.targets,
+      c.id = make_id(to_string(c.family), c.operation, c.targets,
                      {{"file", std::to_string(s.file_bytes)},
                       {"chunk", std::to_string(s.chunk_bytes)},
                       {"depth", std::to_string(s.depth)}});

@@ -19,7 +19,8 @@ bool samples_a_gpu(const Report& report, const BenchCase& c,
                    const std::vector<TelemetryProbe*>& probes) {
   for (std::size_t i = 0; i < c.targets.size() && i < probes.size(); ++i) {
     const Target* t = report.find_target(c.targets[i]);
-    if (t && t->kind != "cpu" && dynamic_cast<UnavailableProbe*>(probes[i]) == nullptr) return true;
+    if (t && t->kind != TargetKind::cpu && dynamic_cast<UnavailableProbe*>(probes[i]) == nullptr)
+      return true;
   }
   return false;
 }
@@ -27,7 +28,7 @@ bool samples_a_gpu(const Report& report, const BenchCase& c,
 bool on_a_mig_slice(const Report& report, const BenchCase& c) {
   for (const auto& id : c.targets) {
     const Target* t = report.find_target(id);
-    if (t && t->kind == "mig") return true;
+    if (t && t->kind == TargetKind::mig) return true;
   }
   return false;
 }

@@ -36,7 +36,7 @@ const PerSuite<std::size_t> kCopyBytes{
 };
 
 bool is_gpu(const kernels::Backend& b) {
-  return b.target().kind != "cpu";
+  return b.target().kind != TargetKind::cpu;
 }
 
 }  // namespace
@@ -64,14 +64,15 @@ void add_memory_cases(const SuiteContext& ctx, CaseList& out) {
             op += "_" + kernels::to_string(hm);
           }
           BenchCase c;
-          c.family = families::memory;
+          c.family = Family::memory;
           c.operation = op;
           c.targets = {target};
           c.parameters = {{"bytes", bytes}};
           if (kind != CopyKind::host_to_host && kind != CopyKind::device_to_device) {
             c.parameters["host_memory"] = kernels::to_string(hm);
           }
-          c.id = make_id(c.family, c.operation, c.targets, {{"bytes", std::to_string(bytes)}});
+          c.id = make_id(to_string(c.family), c.operation, c.targets,
+                         {{"bytes", std::to_string(bytes)}});
           const bool headline =
               (kind == CopyKind::host_to_host || kind == CopyKind::host_to_device ||
                kind == CopyKind::device_to_device) &&
@@ -92,12 +93,13 @@ void add_memory_cases(const SuiteContext& ctx, CaseList& out) {
                                    : kStreamArrayBytes.pick(ctx)) {
         if (memory != 0 && 4 * bytes > memory) continue;  // three arrays plus headroom
         BenchCase c;
-        c.family = families::memory;
+        c.family = Family::memory;
         c.operation = kernels::to_string(op);
         c.targets = {target};
         c.parameters = {
             {"array_bytes", bytes}, {"element", "fp64"}, {"weight", kernels::stream_weight(op)}};
-        c.id = make_id(c.family, c.operation, c.targets, {{"bytes", std::to_string(bytes)}});
+        c.id = make_id(to_string(c.family), c.operation, c.targets,
+                       {{"bytes", std::to_string(bytes)}});
         c.priority = op == StreamOp::triad ? 0 : 1;
         c.estimated_seconds = is_gpu(*backend) ? 0.5 : 2;
         StreamCase sc{op, bytes};

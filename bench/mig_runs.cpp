@@ -29,12 +29,12 @@ bool names_slice_mode(const std::string& not_run_id, const std::string& slice,
 
 // Measured before (--resume) and nothing of it left over: a slice/mode whose child was stopped
 // keeps not_run entries and runs again.
-bool already_measured(const Report& report, const std::string& target, const std::string& mode) {
+bool already_measured(const Report& report, const std::string& target, Concurrency mode) {
   for (const auto& [id, why] : report.not_run) {
-    if (names_slice_mode(id, target, mode)) return false;
+    if (names_slice_mode(id, target, std::string(to_string(mode)))) return false;
   }
   for (const auto& r : report.records) {
-    if (r.target == target && r.mig_mode == mode) return true;
+    if (r.target == target && r.concurrency == mode) return true;
   }
   return false;
 }
@@ -45,21 +45,22 @@ double seconds_until(SystemTime t) {
 
 }  // namespace
 
-std::vector<std::string> mig_modes(const std::string& mig_mode) {
-  if (mig_mode == "both") return {"isolated", "concurrent"};
-  if (mig_mode == "isolated" || mig_mode == "concurrent") return {mig_mode};
+std::vector<Concurrency> mig_modes(const std::string& mig_mode) {
+  if (mig_mode == "both") return {Concurrency::isolated, Concurrency::concurrent};
   if (mig_mode == "off") return {};
+  if (auto one = parse<Concurrency>(mig_mode); one && *one != Concurrency::not_stated)
+    return {*one};
   throw InputError("--mig-mode: expected isolated, concurrent, both or off, got \"" + mig_mode +
                    "\"");
 }
 
 std::size_t MigModeRun::turns() const {
-  if (mode == "concurrent") return slices.empty() ? 0 : 1;
+  if (mode == Concurrency::concurrent) return slices.empty() ? 0 : 1;
   return slices.size();
 }
 
 std::vector<MigModeRun> mig_partition(const std::vector<Target>& slices,
-                                      const std::vector<std::string>& modes, const Report& report) {
+                                      const std::vector<Concurrency>& modes, const Report& report) {
   std::vector<MigModeRun> out;
   for (const auto& mode : modes) {
     MigModeRun run{mode, {}};
@@ -99,7 +100,7 @@ int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& sett
   std::size_t turns_left = 0;
   for (const auto& run : partition) turns_left += run.turns();
   for (const auto& run : partition) {
-    const std::string& mode = run.mode;
+    const std::string mode(to_string(run.mode));
     std::vector<ChildSpec> children;
     for (const auto& slice : run.slices) {
       std::erase_if(result.report.not_run,
@@ -118,7 +119,7 @@ int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& sett
       children.push_back(std::move(spec));
     }
     if (children.empty()) continue;
-    const bool concurrent = mode == "concurrent";
+    const bool concurrent = run.mode == Concurrency::concurrent;
     if (settings.progress) {
       *settings.progress << "MIG: " << children.size() << " slice(s), " << mode
                          << (concurrent ? " (all at once)" : " (one at a time)") << std::endl;
@@ -176,7 +177,7 @@ int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& sett
       }
     }
     for (const auto& r : results) {
-      merge_child_result(result.report, r, mode);
+      merge_child_result(result.report, r, run.mode);
       nlohmann::json& child = result.report.target_telemetry[r.target.id][mode + "_child"];
       if (r.not_started) {
         child["not_started"] = r.not_run_reason;
@@ -214,7 +215,8 @@ void finish_with_mig_children(const std::vector<Target>& slices, const MigRunSet
   } else {
     for (const auto& slice : slices) {
       for (const auto& mode : settings.modes)
-        result.report.not_run.emplace_back("mig/" + slice.id + "/mode=" + mode, result.stop_cause);
+        result.report.not_run.emplace_back(
+            "mig/" + slice.id + "/mode=" + std::string(to_string(mode)), result.stop_cause);
     }
   }
   finish_report(result.report, result.stop_cause);

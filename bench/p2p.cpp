@@ -39,7 +39,7 @@ void add_p2p_cases(const SuiteContext& ctx, CaseList& out) {
           for (int dst = 0; dst < mg->gpu_count(); ++dst) {
             if (src == dst) continue;
             BenchCase c;
-            c.family = families::p2p;
+            c.family = Family::p2p;
             c.operation = "p2p_" + kernels::to_string(method) + "_" + kernels::to_string(dir);
             const auto& s = ids[static_cast<std::size_t>(src)];
             const auto& d = ids[static_cast<std::size_t>(dst)];
@@ -48,7 +48,8 @@ void add_p2p_cases(const SuiteContext& ctx, CaseList& out) {
                             {"src", s},
                             {"dst", d},
                             {"byte_rule", "a copy of N bytes counts N"}};
-            c.id = make_id(c.family, c.operation, c.targets, {{"bytes", std::to_string(bytes)}});
+            c.id = make_id(to_string(c.family), c.operation, c.targets,
+                           {{"bytes", std::to_string(bytes)}});
             c.priority = (method == P2pMethod::copy_engine && dir == P2pDirection::write) ? 1 : 2;
             c.estimated_seconds = 1;
             kernels::P2pCase pc{src, dst, method, dir, bytes};
@@ -62,13 +63,14 @@ void add_p2p_cases(const SuiteContext& ctx, CaseList& out) {
   for (std::size_t bytes : kHostBytesPerGpu.pick(ctx)) {
     for (bool to_device : {true, false}) {
       BenchCase c;
-      c.family = families::p2p;
+      c.family = Family::p2p;
       c.operation = to_device ? "host_to_all" : "all_to_host";
       c.targets = ids;
       c.parameters = {{"bytes_per_gpu", bytes},
                       {"gpus", mg->gpu_count()},
                       {"byte_rule", "N per GPU x GPUs, all at once"}};
-      c.id = make_id(c.family, c.operation, c.targets, {{"bytes", std::to_string(bytes)}});
+      c.id =
+          make_id(to_string(c.family), c.operation, c.targets, {{"bytes", std::to_string(bytes)}});
       c.priority = 1;
       c.estimated_seconds = 1;
       kernels::AllHostCase hc{to_device, bytes};

@@ -60,14 +60,14 @@ void Progress::note(const std::string& line) {
 }
 
 std::string one_line_summary(const Record& r) {
-  if (r.status == "skipped") return "skipped: " + r.reason;
-  if (r.status == "error") return "error: " + r.reason;
-  std::string s = r.status;
+  if (r.status == RecordStatus::skipped) return "skipped: " + r.reason;
+  if (r.status == RecordStatus::error) return "error: " + r.reason;
+  std::string s(to_string(r.status));
   if (!r.metrics.empty()) {
     const auto& m = r.metrics.front();
     s += " " + format_value(m.value, m.unit);
   }
-  return s + ", verification " + r.verification.status;
+  return s + ", verification " + std::string(to_string(r.verification.status));
 }
 
 }  // namespace gpusizer::bench

@@ -52,24 +52,24 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
     r.flags.push_back(kCutShortFlag);
   }
   if (o.skipped_reason) {
-    r.status = "skipped";
+    r.status = RecordStatus::skipped;
     r.reason = *o.skipped_reason;
     return r;
   }
   if (o.error) {
-    r.status = "error";
+    r.status = RecordStatus::error;
     r.reason = *o.error;
     return r;
   }
   if (o.repetitions.empty()) {
-    r.status = "error";
+    r.status = RecordStatus::error;
     r.reason = "no samples were taken";
     return r;
   }
 
   Timing t;
   t.timer = o.timer;
-  t.mode = o.mode;
+  t.cache_mode = o.mode;
   t.ops_per_sample = o.repetitions.front().ops_per_sample;
   std::size_t total_ops = 0;
   std::vector<std::string> reasons;
@@ -113,9 +113,9 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
            "median rate / " + short_number(o.peak_rate) + " " + unit + " (" + o.peak_source + ")"});
     }
   }
-  r.metrics.push_back(
-      {"time_per_op", median, "s",
-       "median of " + std::to_string(t.samples_seconds.size()) + " samples (" + o.timer + ")"});
+  r.metrics.push_back({"time_per_op", median, "s",
+                       "median of " + std::to_string(t.samples_seconds.size()) + " samples (" +
+                           std::string(to_string(o.timer)) + ")"});
   for (const auto& [name, value] : o.extra_metrics) {
     r.metrics.push_back({name, value, unit_for_extra(name), "measured by the workload"});
   }
@@ -174,8 +174,9 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
   r.verification.status = o.verification.status;
   r.verification.method = o.verification.method;
   r.verification.detail = o.verification.detail;
-  r.status = o.verification.status == "failed" ? "failed" : "ok";
-  if (r.status == "failed") r.flags.push_back("verification_failed");
+  r.status =
+      o.verification.status == VerificationStatus::failed ? RecordStatus::failed : RecordStatus::ok;
+  if (r.status == RecordStatus::failed) r.flags.push_back("verification_failed");
   return r;
 }
 

@@ -51,7 +51,7 @@ Report start_report(const RunOptions& o) {
     }
     const std::string differs = provenance_difference(provenance_of(r), here);
     if (!differs.empty() && !o.allow_mixed_resume) throw InputError(refusal(*o.resume, differs));
-    r.status = "running";
+    r.status = ReportStatus::running;
     r.finished_at.clear();
     r.command_line = o.command_line;
     open_session(r, here, now_iso8601_utc(), "");
@@ -173,14 +173,17 @@ std::string signal_stop_cause() {
 }
 
 bool measured_anything(const Report& report) {
-  return std::any_of(report.records.begin(), report.records.end(),
-                     [](const Record& r) { return r.status == "ok" || r.status == "failed"; });
+  return std::any_of(report.records.begin(), report.records.end(), [](const Record& r) {
+    return r.status == RecordStatus::ok || r.status == RecordStatus::failed;
+  });
 }
 
 void finish_report(Report& report, const std::string& stop_cause) {
   report.finished_at = now_iso8601_utc();
   const bool stopped = !stop_cause.empty() || !report.not_run.empty();
-  report.status = stopped ? "stopped" : (measured_anything(report) ? "complete" : "empty");
+  report.status = stopped                     ? ReportStatus::stopped
+                  : measured_anything(report) ? ReportStatus::complete
+                                              : ReportStatus::empty;
   if (!stop_cause.empty()) add_warning_once(report, kRunStoppedWarning + stop_cause);
   update_session(report, report.status, stop_cause, report.finished_at);
 }

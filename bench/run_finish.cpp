@@ -16,13 +16,13 @@ RunConclusion conclude(const RunResult& result, const std::filesystem::path& out
   const Report& report = result.report;
   char counts[96];
   std::snprintf(counts, sizeof counts, "%zu records, status %s", report.records.size(),
-                report.status.c_str());
+                std::string(to_string(report.status)).c_str());
   std::string line = "report: " + out.string() + " (" + counts;
   int code = exit_code_of(result);
   if (!result.stop_cause.empty()) {  // this run was stopped (a report may list older not-runs)
     line += ": " + result.stop_cause + "; " + std::to_string(report.not_run.size()) +
             " not run; gpusizer run --resume " + out.string() + " continues it";
-  } else if (report.status == "empty") {
+  } else if (report.status == ReportStatus::empty) {
     // A GPU machine whose driver is missing, run with --no-cpu, would otherwise "pass".
     std::string why;
     if (report.targets.empty()) {

@@ -22,7 +22,7 @@ nlohmann::json measure_idle_with_contexts(const std::vector<kernels::Backend*>& 
                                           std::vector<std::string>& warnings) {
   std::vector<std::string> opened;
   for (kernels::Backend* b : backends) {
-    if (b->target().kind == "cpu") continue;
+    if (b->target().kind == TargetKind::cpu) continue;
     try {
       b->open_context();
       opened.push_back(b->target().id);
@@ -110,7 +110,7 @@ RunResult run_suite(const RunOptions& options, Report report, TelemetryProvider*
       p = telemetry->probe_for(*t);
     } else {
       p = std::make_unique<UnavailableProbe>(
-          t && t->kind == "cpu" ? "CPU package (RAPL)" : "GPU board power (NVML)",
+          t && t->kind == TargetKind::cpu ? "CPU package (RAPL)" : "GPU board power (NVML)",
           "telemetry disabled (--no-telemetry)");
     }
     return *probes.emplace(target_id, std::move(p)).first->second;
@@ -162,7 +162,8 @@ RunResult run_suite(const RunOptions& options, Report report, TelemetryProvider*
     // A record cut short by an earlier run is measured again and replaced.
     if (std::erase_if(report.records, [&](const Record& r) { return r.id == record.id; }) > 0)
       forget_earlier_record(report, record.id);
-    if (record.status == "failed" || record.status == "error") exit_code = 1;
+    if (record.status == RecordStatus::failed || record.status == RecordStatus::error)
+      exit_code = 1;
     progress.note(one_line_summary(record));
     report.records.push_back(std::move(record));
     checkpoint.save(&collector);

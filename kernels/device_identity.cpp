@@ -42,7 +42,7 @@ DeviceIdentity identify_device(const std::string& cuda_uuid, int cuda_ordinal,
     d.uuid = *t.uuid;
     d.parent = t.parent;
     d.mig_profile = t.mig_profile;
-    if (t.kind == "gpu" && t.index) d.nvml_index = t.index;
+    if (t.kind == TargetKind::gpu && t.index) d.nvml_index = t.index;
     d.attributes = t.attributes.is_object() ? t.attributes : nlohmann::json::object();
     d.identified_by = "NVML UUID";
     return d;
@@ -62,12 +62,12 @@ DeviceIdentity identify_device(const std::string& cuda_uuid, int cuda_ordinal,
       known.empty() ? "NVML unavailable" : "UUID " + cuda_uuid + " not among NVML's devices";
   if (mig_reason.empty()) {
     d.id = "gpu" + std::to_string(cuda_ordinal);
-    d.kind = "gpu";
+    d.kind = TargetKind::gpu;
     d.uuid = "GPU-" + cuda_uuid;
     d.identified_by = "CUDA device ordinal (" + not_listed + ")";
     return d;
   }
-  d.kind = "mig";
+  d.kind = TargetKind::mig;
   d.uuid = "MIG-" + cuda_uuid;
   d.mig_profile = profile.empty() ? "unknown" : profile;
   d.parent = unlisted_mig_parents.size() == 1 ? unlisted_mig_parents.front() : "unknown";

@@ -54,8 +54,8 @@ class MpiFleetSession final : public FleetSession {
     bool all_done = false;
   };
   Agreement boundary(const Report& mine, bool done);
-  Report build_fleet(const std::string& status) const;
-  void save_fleet(const std::string& status);
+  Report build_fleet(ReportStatus status) const;
+  void save_fleet(ReportStatus status);
   std::vector<std::string> collective_targets() const;
   void start_history(const RunOptions& o);
   // One collective measured between ranks: skipped when measured before (--resume), not run once
@@ -159,7 +159,7 @@ MpiFleetSession::Agreement MpiFleetSession::boundary(const Report& mine, bool do
   }
   a.all_done = agreed[2] == 0;
   if (stop_cause_.empty()) stop_cause_ = a.stop_cause;
-  if (me == 0) save_fleet("running");
+  if (me == 0) save_fleet(ReportStatus::running);
   return a;
 }
 
@@ -172,7 +172,7 @@ std::vector<std::string> MpiFleetSession::collective_targets() const {
   return hosts;
 }
 
-Report MpiFleetSession::build_fleet(const std::string& status) const {
+Report MpiFleetSession::build_fleet(ReportStatus status) const {
   FleetBuilder b(true);
   for (std::size_t r = 0; r < snapshots_.size(); ++r) {
     if (snapshots_[r]) b.add(*snapshots_[r], "MPI rank " + std::to_string(r), static_cast<int>(r));
@@ -184,7 +184,7 @@ Report MpiFleetSession::build_fleet(const std::string& status) const {
     if (f.find_target(id) != nullptr) continue;
     Target t;
     t.id = id;
-    t.kind = "cpu";
+    t.kind = TargetKind::cpu;
     t.name = h.cpu_model;
     t.memory_bytes = h.memory_bytes;
     t.host = h.id;
@@ -206,13 +206,13 @@ Report MpiFleetSession::build_fleet(const std::string& status) const {
   if (!nccl_facts_.is_null()) f.settings["fleet"]["nccl"] = nccl_facts_;
   f.command_line = command_line_;
   f.status = status;
-  if (status != "running") f.finished_at = now_iso8601_utc();
+  if (status != ReportStatus::running) f.finished_at = now_iso8601_utc();
   f.history = history_.history;
-  update_session(f, status, status == "running" ? "" : stop_cause_, f.finished_at);
+  update_session(f, status, status == ReportStatus::running ? "" : stop_cause_, f.finished_at);
   return f;
 }
 
-void MpiFleetSession::save_fleet(const std::string& status) {
+void MpiFleetSession::save_fleet(ReportStatus status) {
   save_report(build_fleet(status), fleet_out_);
 }
 
@@ -228,9 +228,9 @@ void MpiFleetSession::fleet_case(const BenchCase& c, const Report& mine,
   const CaseOutcome outcome = measure();
   if (world_.place().rank != 0) return;
   Record r = build_record(c, outcome, policy);
-  if (r.status == "failed" || r.status == "error") exit_code = 1;
+  if (r.status == RecordStatus::failed || r.status == RecordStatus::error) exit_code = 1;
   collective_records_.push_back(std::move(r));
-  save_fleet("running");
+  save_fleet(ReportStatus::running);
 }
 
 // NCCL between ranks (nccl_between_ranks.hpp): every planned group, each collective of the
@@ -270,11 +270,11 @@ void MpiFleetSession::nccl_between_ranks(const Report& mine, const RunOptions& o
           Collective::broadcast, Collective::all_to_all}) {
       for (std::size_t bytes : collective_message_bytes(ctx)) {
         BenchCase c;
-        c.family = std::string(families::collectives);
+        c.family = Family::collectives;
         c.operation = kernels::to_string(op);
         for (const auto& m : g.members) c.targets.push_back(m.target);
-        c.id = c.family + "/" + c.operation + "/" + joined + "/backend=nccl/group=" + g.kind +
-               "/bytes=" + std::to_string(bytes);
+        c.id = std::string(to_string(c.family)) + "/" + c.operation + "/" + joined +
+               "/backend=nccl/group=" + g.kind + "/bytes=" + std::to_string(bytes);
         c.parameters = {
             {"bytes", bytes},
             {"dtype", "fp32"},
@@ -343,7 +343,7 @@ RunResult MpiFleetSession::run(RunOptions o, Report report, TelemetryProvider* t
     warnings_.push_back(
         "a stop signal arrived while rank 0 waited for the other ranks; this "
         "report holds what they had sent");
-    save_fleet("stopped");
+    save_fleet(ReportStatus::stopped);
   };
   o.after_case = [this](const Report& r) { return boundary(r, false).stop_cause; };
 
@@ -366,11 +366,11 @@ RunResult MpiFleetSession::run(RunOptions o, Report report, TelemetryProvider* t
         const int n = world_.place().size;
         const std::size_t s = logical_bytes(op, block_elements(op, bytes, n), n);
         BenchCase c;
-        c.family = std::string(families::collectives);
+        c.family = Family::collectives;
         c.operation = kernels::to_string(op);
         c.targets = targets;
         c.id = make_id(
-            c.family, c.operation, c.targets,
+            to_string(c.family), c.operation, c.targets,
             {{"backend", "mpi"}, {"ranks", std::to_string(n)}, {"bytes", std::to_string(s)}});
         c.parameters = {{"bytes", s},
                         {"dtype", "f64"},
@@ -401,8 +401,8 @@ RunResult MpiFleetSession::run(RunOptions o, Report report, TelemetryProvider* t
     return result;
   }
   if (!stop_cause_.empty()) warnings_.push_back("fleet run stopped: " + stop_cause_);
-  Report fleet = build_fleet("complete");
-  if (!stop_cause_.empty() || !fleet.not_run.empty()) fleet.status = "stopped";
+  Report fleet = build_fleet(ReportStatus::complete);
+  if (!stop_cause_.empty() || !fleet.not_run.empty()) fleet.status = ReportStatus::stopped;
   update_session(fleet, fleet.status, stop_cause_, fleet.finished_at);
   if (cause.empty() && !fleet.not_run.empty())
     cause = std::to_string(fleet.not_run.size()) + " benchmark(s) of the fleet not run";

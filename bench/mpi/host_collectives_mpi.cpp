@@ -68,7 +68,8 @@ CaseOutcome measure_host_collective(World& world, Collective op, std::size_t byt
     }
   }
   const long long all_wrong = world.allreduce_sum(wrong, "host collective verification");
-  out.verification.status = all_wrong == 0 ? "passed" : "failed";
+  out.verification.status =
+      all_wrong == 0 ? VerificationStatus::passed : VerificationStatus::failed;
   out.verification.method =
       "every received element on every rank compared exactly with the value the pattern predicts "
       "(small integers in doubles: sums are exact), as nccl-tests counts #wrong";
@@ -79,15 +80,15 @@ CaseOutcome measure_host_collective(World& world, Collective op, std::size_t byt
   out.work.rule = rule_for(op);
   out.work.rate_metric = "bandwidth";
   out.work.bus_bandwidth_factor = kernels::busbw_factor(op, n);
-  out.timer = "steady_clock";
-  out.mode = "hot";
+  out.timer = Timer::steady_clock;
+  out.mode = CacheMode::hot;
   out.details = {{"backend", "MPI (" + world.library_version() + ")"},
                  {"time",
                   "per sample: the slowest rank's steady-clock time, all ranks released "
                   "by a barrier"},
                  {"busbw_factor", std::to_string(kernels::busbw_factor(op, n))}};
   TelemetryWindow w;
-  w.source = "unavailable";
+  w.source = TelemetrySource::unavailable;
   w.scope = "network (MPI between hosts)";
   w.unavailable_reason =
       "no power telemetry for the network; CPU and GPU power are not measured "

@@ -40,7 +40,7 @@ std::filesystem::path route_nccl_log(int rank) {
 std::vector<RankGpus> gather_rank_gpus(World& world, const Report& mine) {
   nlohmann::json gpus = nlohmann::json::array();
   for (const auto& t : mine.targets) {
-    if (t.kind == "gpu" && t.index) gpus.push_back({{"id", t.id}, {"ordinal", *t.index}});
+    if (t.kind == TargetKind::gpu && t.index) gpus.push_back({{"id", t.id}, {"ordinal", *t.index}});
   }
   const auto all = world.gather_strings(gpus.dump(), "GPUs of every rank");
   nlohmann::json by_rank = nlohmann::json::array();
@@ -187,7 +187,8 @@ CaseOutcome NcclGroupRun::measure(kernels::Collective op, std::size_t bytes,
   }
   const long long all_wrong = world_.allreduce_sum(wrong, "NCCL verification");
   const long long all_checked = world_.allreduce_sum(checked, "NCCL verification");
-  out.verification.status = all_wrong == 0 ? "passed" : "failed";
+  out.verification.status =
+      all_wrong == 0 ? VerificationStatus::passed : VerificationStatus::failed;
   out.verification.method =
       "every received element on every member compared exactly with its value (integer-valued "
       "fp32 inputs: sums are exact), as nccl-tests counts #wrong";
@@ -200,8 +201,8 @@ CaseOutcome NcclGroupRun::measure(kernels::Collective op, std::size_t bytes,
                   "; algbw = S/t, t the slowest rank's";
   out.work.rate_metric = "bandwidth";
   out.work.bus_bandwidth_factor = kernels::busbw_factor(op, static_cast<int>(plan_.members.size()));
-  out.timer = "cuda_events";
-  out.mode = "hot";
+  out.timer = Timer::cuda_events;
+  out.mode = CacheMode::hot;
   std::string version;
   try {
     version = kernels::nccl_version();
@@ -215,7 +216,7 @@ CaseOutcome NcclGroupRun::measure(kernels::Collective op, std::size_t bytes,
                   "per sample: the slowest rank's CUDA-event time, all ranks released by an MPI "
                   "barrier"}};
   TelemetryWindow w;
-  w.source = "unavailable";
+  w.source = TelemetrySource::unavailable;
   w.scope = "GPUs of several ranks";
   w.unavailable_reason = "power is not combined across MPI ranks for collectives between ranks";
   out.windows.push_back(w);

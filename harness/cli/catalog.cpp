@@ -12,6 +12,7 @@ void register_catalog(CLI::App& app, Action& action) {
   auto options = std::make_shared<sizing::CatalogOptions>();
   auto min_memory = std::make_shared<double>(0);
   auto max_price = std::make_shared<double>(0);
+  auto format = std::make_shared<std::string>("table");
   CLI::App* cmd = app.add_subcommand("catalog", "List and filter the instance catalog");
   cmd->add_option("--catalog", options->catalog.catalog, "catalog file replacing the shipped one");
   cmd->add_option("--catalog-overlay", options->catalog.overlays,
@@ -33,7 +34,7 @@ void register_catalog(CLI::App& app, Action& action) {
       ->check(CLI::Range(0, 36500));
   cmd->add_option("--today", options->catalog.today,
                   "date prices are aged to, YYYY-MM-DD (default: today, UTC)");
-  cmd->add_option("--format", options->format, "table | md | json")
+  cmd->add_option("--format", *format, "table | md | json")
       ->check(CLI::IsMember({"table", "md", "json"}));
   CLI::App* import = cmd->add_subcommand(
       "import-aws",
@@ -55,7 +56,8 @@ void register_catalog(CLI::App& app, Action& action) {
       ->add_option("--window-days", options->window_days,
                    "spot: days up to the newest change in the file (default 7)")
       ->check(CLI::Range(1, 90));
-  cmd->callback([options, min_memory, max_price, mem, price, &action] {
+  cmd->callback([options, format, min_memory, max_price, mem, price, &action] {
+    options->format = text_format_from_string(*format);
     if (mem->count() > 0) options->min_memory_gib = *min_memory;
     if (price->count() > 0) options->max_price = *max_price;
     action = [options] { return sizing::run_catalog(*options, std::cout, std::cerr); };

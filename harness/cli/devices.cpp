@@ -82,9 +82,10 @@ void register_devices(CLI::App& app, Action& action) {
         std::cout << "telemetry/MIG: unavailable: " << e(inventory.unavailable_reason) << "\n";
       }
       for (const auto& g : inventory.gpus) {
-        std::cout << e(g.id) << ": MIG " << e(g.mig_mode)
-                  << (g.mig_pending_mode != g.mig_mode ? " (pending " + e(g.mig_pending_mode) + ")"
-                                                       : "")
+        std::cout << e(g.id) << ": MIG " << to_string(g.mig_mode)
+                  << (g.mig_pending_mode != g.mig_mode
+                          ? " (pending " + std::string(to_string(g.mig_pending_mode)) + ")"
+                          : "")
                   << "\n";
       }
       print_selection(selection, std::cout);

@@ -37,7 +37,7 @@ void register_merge(CLI::App& app, Action& action) {
       save_report(fleet, *out);
       std::cerr << "fleet report: " << *out << " (" << fleet.hosts.size() << " hosts, "
                 << fleet.targets.size() << " targets, " << fleet.records.size()
-                << " records, status " << fleet.status << ")\n";
+                << " records, status " << to_string(fleet.status) << ")\n";
       return 0;
     };
   });

@@ -38,7 +38,7 @@ double duration_or_zero(const std::string& text, const char* flag) {
 
 telemetry::MonitorOptions to_options(const MonitorFlags& f) {
   telemetry::MonitorOptions o;
-  o.format = f.format;
+  o.format = *parse<MonitorFormat>(f.format);  // checked by CLI11 against the same names
   o.interval_seconds = parse_duration_seconds(f.interval, "--interval");
   // "0" (the default) is documented as "until Ctrl-C".
   o.duration_seconds = duration_or_zero(f.duration, "--duration");
@@ -51,16 +51,16 @@ telemetry::MonitorOptions to_options(const MonitorFlags& f) {
   o.omit_hostname = f.no_hostname;
   o.on_idle_command = f.on_idle;
   o.dry_run = f.dry_run;
-  o.names = f.names;
-  if (f.names == "cloudwatch" && f.format != "emf")
+  o.names = *parse<MetricNames>(f.names);
+  if (o.names == MetricNames::cloudwatch && o.format != MonitorFormat::emf)
     throw InputError(
         "--names cloudwatch: the CloudWatch agent's names are EMF only (--format emf)");
-  if (f.names == "dcgm" && f.format != "prometheus")
+  if (o.names == MetricNames::dcgm && o.format != MonitorFormat::prometheus)
     throw InputError(
         "--names dcgm: dcgm-exporter's names are Prometheus only (--format prometheus)");
-  o.emf_namespace = !f.emf_namespace.empty()  ? f.emf_namespace
-                    : f.names == "cloudwatch" ? "CWAgent"
-                                              : "gpusizer";
+  o.emf_namespace = !f.emf_namespace.empty()             ? f.emf_namespace
+                    : o.names == MetricNames::cloudwatch ? "CWAgent"
+                                                         : "gpusizer";
   for (const auto& d : f.dimensions) {
     const auto eq = d.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -80,7 +80,8 @@ void register_monitor(CLI::App& app, std::function<int()>& action) {
       "throttle reasons; memory per MIG slice) continuously, as CloudWatch EMF lines or "
       "Prometheus text");
   sub->add_option("--format", flags->format, "emf | prometheus")
-      ->check(CLI::IsMember({"emf", "prometheus"}))
+      ->check(CLI::IsMember(std::vector<std::string>(all_names<MonitorFormat>().begin(),
+                                                     all_names<MonitorFormat>().end())))
       ->capture_default_str();
   sub->add_option("--interval", flags->interval, "time between samples (e.g. 1s, 500ms)")
       ->capture_default_str();
@@ -93,7 +94,8 @@ void register_monitor(CLI::App& app, std::function<int()>& action) {
                   "metric names: gpusizer | cloudwatch (the CloudWatch agent's nvidia_smi_* "
                   "names and dimensions, EMF) | dcgm (dcgm-exporter's DCGM_FI_DEV_* names and "
                   "labels, Prometheus), so existing alarms and dashboards match")
-      ->check(CLI::IsMember({"gpusizer", "cloudwatch", "dcgm"}))
+      ->check(CLI::IsMember(std::vector<std::string>(all_names<MetricNames>().begin(),
+                                                     all_names<MetricNames>().end())))
       ->capture_default_str();
   sub->add_option("--namespace", flags->emf_namespace,
                   "CloudWatch namespace (EMF; default gpusizer, CWAgent with --names cloudwatch)");

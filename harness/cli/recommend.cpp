@@ -10,6 +10,7 @@ namespace gpusizer::cli {
 void register_recommend(CLI::App& app, Action& action) {
   auto options = std::make_shared<sizing::RecommendOptions>();
   auto max_instances = std::make_shared<int>(0);
+  auto format = std::make_shared<std::string>("table");
   CLI::App* cmd = app.add_subcommand(
       "recommend", "Size a workload: instance type x count x purchase option, from reports");
   cmd->add_option("--workload,-w", options->workloads,
@@ -47,7 +48,7 @@ void register_recommend(CLI::App& app, Action& action) {
       ->check(CLI::Range(0, 36500));
   cmd->add_option("--today", options->catalog.today,
                   "date prices are aged to, YYYY-MM-DD (default: today, UTC)");
-  cmd->add_option("--format", options->format,
+  cmd->add_option("--format", *format,
                   "table | md | json | csv (one row per ranked option, for spreadsheets) | html "
                   "(a self-contained page for a capacity request)")
       ->check(CLI::IsMember({"table", "md", "json", "csv", "html"}));
@@ -55,7 +56,8 @@ void register_recommend(CLI::App& app, Action& action) {
   CLI::Option* max =
       cmd->add_option("--max-instances", *max_instances, "largest instance count an option may use")
           ->check(CLI::Range(1, 1000000000));
-  cmd->callback([options, max_instances, max, &action] {
+  cmd->callback([options, format, max_instances, max, &action] {
+    options->format = text_format_from_string(*format);
     if (max->count() > 0) options->max_instances = *max_instances;
     action = [options] { return sizing::run_recommend(*options, std::cout); };
   });

@@ -11,14 +11,14 @@ namespace gpusizer::kernels::cpu {
 
 class CpuWorkload : public Workload {
  public:
-  std::string timer() const final { return "steady_clock"; }
+  Timer timer() const final { return Timer::steady_clock; }
 
   // The method always; "failed" before any run; otherwise check_output's verdict.
   VerificationResult verify() final {
     VerificationResult v;
     v.method = verification_method();
     if (runs_done_ == 0) {
-      v.status = "failed";
+      v.status = VerificationStatus::failed;
       v.detail = "verify() called before any run";
       return v;
     }

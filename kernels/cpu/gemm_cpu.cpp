@@ -167,13 +167,13 @@ void GemmCpu::check(VerificationResult& v) const {
     if (ref != 0) worst_rel = std::max(worst_rel, err / std::fabs(static_cast<double>(ref)));
   }
   if (bad == 0) {
-    v.status = "passed";
+    v.status = VerificationStatus::passed;
     std::snprintf(buf, sizeof buf,
                   "%zu entries within bound; max |c-ref|/sum|a*b| = %.3g (tol %.3g); max relative "
                   "error |c-ref|/|ref| = %.3g",
                   sample.size(), worst_scaled, tol, worst_rel);
   } else {
-    v.status = "failed";
+    v.status = VerificationStatus::failed;
     std::snprintf(buf, sizeof buf,
                   "%zu of %zu entries outside bound; e.g. C[%zu][%zu] = %.9g, reference %.9g; "
                   "max relative error %.3g",

@@ -230,7 +230,7 @@ std::string IoPipelineCpu::verification_method() const {
 
 void IoPipelineCpu::check_output(VerificationResult& v) const {
   const bool ok = last_checksum_ == file_->checksum && last_bytes_ == case_.file_bytes;
-  v.status = ok ? "passed" : "failed";
+  v.status = ok ? VerificationStatus::passed : VerificationStatus::failed;
   char buf[200];
   std::snprintf(buf, sizeof buf, "consumed %zu of %zu bytes, checksum %016llx, expected %016llx",
                 last_bytes_, case_.file_bytes, static_cast<unsigned long long>(last_checksum_),
@@ -263,9 +263,9 @@ std::map<std::string, std::string> IoPipelineCpu::details() const {
   return d;
 }
 
-std::string IoPipelineCpu::mode() const {
+CacheMode IoPipelineCpu::mode() const {
   const bool from_storage = io_mode_ != kIoModeCached && !file_->file.filesystem().memory_backed;
-  return from_storage ? "cold" : "hot";
+  return from_storage ? CacheMode::cold : CacheMode::hot;
 }
 
 std::vector<std::string> IoPipelineCpu::flags() const {

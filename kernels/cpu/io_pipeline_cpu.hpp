@@ -38,7 +38,7 @@ class IoPipelineCpu final : public CpuWorkload {
   // "cold": the file's pages are out of the page cache before every pass (O_DIRECT or a verified
   // DONTNEED); "hot" when the drop could not be verified, or the folder is in RAM (tmpfs/ramfs,
   // where even O_DIRECT reads come from memory).
-  std::string mode() const override;
+  CacheMode mode() const override;
   std::map<std::string, std::string> details() const override;
   std::map<std::string, double> extra_metrics() const override;
   std::vector<std::string> flags() const override;

@@ -54,10 +54,10 @@ void MemcpyCpu::check_output(VerificationResult& v) const {
     }
   }
   if (wrong == 0) {
-    v.status = "passed";
+    v.status = VerificationStatus::passed;
     v.detail = std::to_string(bytes_) + " bytes match";
   } else {
-    v.status = "failed";
+    v.status = VerificationStatus::failed;
     v.detail = std::to_string(wrong) + " of " + std::to_string(bytes_) +
                " bytes differ; first at offset " + std::to_string(first_wrong);
   }

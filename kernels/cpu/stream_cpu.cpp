@@ -215,7 +215,7 @@ void StreamCpu::check_output(VerificationResult& v) const {
     std::snprintf(buf, sizeof buf, "sum %.17g, expected %.17g, relative error %.3g", dot_sum_,
                   expected, rel);
     v.detail = buf;
-    v.status = rel <= 1e-8 ? "passed" : "failed";
+    v.status = rel <= 1e-8 ? VerificationStatus::passed : VerificationStatus::failed;
     return;
   }
 
@@ -252,13 +252,13 @@ void StreamCpu::check_output(VerificationResult& v) const {
     if (f.bad > 0 && example == nullptr) example = &f;
   }
   if (bad == 0) {
-    v.status = "passed";
+    v.status = VerificationStatus::passed;
     char buf[200];
     std::snprintf(buf, sizeof buf, "3 x %zu elements within 100*eps of a=%.17g, b=%.17g, c=%.17g",
                   n_, ga, gb, gc);
     v.detail = buf;
   } else {
-    v.status = "failed";
+    v.status = VerificationStatus::failed;
     const int k = example->first_array;
     const std::size_t i = example->first_index;
     char buf[200];

@@ -143,7 +143,7 @@ class CopyWorkload final : public Workload, public CorruptibleOutput {
                   : "bytes = N (a copy of N bytes counts N, nvbandwidth)";
     return w;
   }
-  std::string timer() const override { return "cuda_events"; }
+  Timer timer() const override { return Timer::cuda_events; }
   std::map<std::string, std::string> details() const override {
     std::map<std::string, std::string> d{{"engine", "copy engine (cudaMemcpyAsync)"}};
     if (host_src_) d["host_memory"] = host_src_->placement();

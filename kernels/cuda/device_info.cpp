@@ -54,7 +54,7 @@ DeviceFacts read_device_facts(int index, const DiscoveryOptions& options) {
   f.identity = identify_device(format_uuid(p.uuid), index, f.name, options.known_devices,
                                options.gpus_with_unlisted_slices,
                                visible ? std::optional<std::string>(visible) : std::nullopt);
-  f.is_mig = f.identity.kind == "mig";
+  f.is_mig = f.identity.kind == TargetKind::mig;
   f.uuid = f.identity.uuid;
   f.cc_major = p.major;
   f.cc_minor = p.minor;

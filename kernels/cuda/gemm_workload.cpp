@@ -299,7 +299,8 @@ class GemmWorkload final : public Workload, public CorruptibleOutput {
         " sampled entries vs a host reference (extended precision) computed from the device's "
         "own input rows and columns, ||D-ref||/||ref|| <= " +
         format_double(tol) + "; output poisoned (0xFF) before the timed runs";
-    v.status = (err <= tol && poisoned == 0) ? "passed" : "failed";
+    v.status =
+        (err <= tol && poisoned == 0) ? VerificationStatus::passed : VerificationStatus::failed;
     v.detail = "relative error by norm " + format_double(err) +
                ", poisoned (unwritten) sampled entries " + std::to_string(poisoned);
     return v;
@@ -324,8 +325,8 @@ class GemmWorkload final : public Workload, public CorruptibleOutput {
     w.rate_metric = "throughput";
     return w;
   }
-  std::string timer() const override { return "cuda_events"; }
-  std::string mode() const override { return cold_ ? "cold" : "hot"; }
+  Timer timer() const override { return Timer::cuda_events; }
+  CacheMode mode() const override { return cold_ ? CacheMode::cold : CacheMode::hot; }
   std::map<std::string, std::string> details() const override { return details_; }
   double peak_rate() const override { return peak_.flops_per_second; }
   std::string peak_source() const override { return peak_.source; }

@@ -136,12 +136,12 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
     return {static_cast<double>(case_.file_bytes), 0,
             "bytes = file size (storage -> pinned -> device, end to end)", "bandwidth"};
   }
-  std::string timer() const override { return "steady_clock"; }
+  Timer timer() const override { return Timer::steady_clock; }
   // "cold" when every pass starts with the file out of the page cache (O_DIRECT or a drop that
   // was checked to work) on a disk-backed folder, as on the CPU backend; "hot" on tmpfs/ramfs.
-  std::string mode() const override {
+  CacheMode mode() const override {
     const bool dropped = direct_ || file_->initial_drop().worked;
-    return dropped && !file_->filesystem().memory_backed ? "cold" : "hot";
+    return dropped && !file_->filesystem().memory_backed ? CacheMode::cold : CacheMode::hot;
   }
   std::map<std::string, std::string> details() const override {
     std::map<std::string, std::string> d = {{"io_mode", io_mode_},

@@ -80,7 +80,7 @@ class P2pWorkload final : public Workload, public CorruptibleOutput {
     return {static_cast<double>(bytes_), 0, "bytes = N (a copy of N bytes counts N, nvbandwidth)",
             "bandwidth"};
   }
-  std::string timer() const override { return "cuda_events"; }
+  Timer timer() const override { return Timer::cuda_events; }
   std::map<std::string, std::string> details() const override {
     return {{"method", case_.method == P2pMethod::copy_engine ? "copy engine (cudaMemcpyPeerAsync)"
                                                               : "SM copy kernel, 16-byte accesses"},
@@ -171,7 +171,7 @@ class AllHostWorkload final : public Workload {
     return {static_cast<double>(case_.bytes_per_gpu * sides_.size()), 0,
             "bytes = N per GPU x GPUs, all at once (aggregate host link)", "bandwidth"};
   }
-  std::string timer() const override { return "cuda_events"; }
+  Timer timer() const override { return Timer::cuda_events; }
   std::map<std::string, std::string> details() const override {
     return {{"gpus", std::to_string(sides_.size())},
             {"host_memory", sides_.front().host.placement()}};

@@ -94,7 +94,7 @@ VerificationResult CollectiveWorkload::verify() {
   const std::size_t wrong = wrong_elements();
   VerificationResult v;
   v.method = "every received element vs its exact value (integer-valued fp32 inputs)";
-  v.status = wrong == 0 ? "passed" : "failed";
+  v.status = wrong == 0 ? VerificationStatus::passed : VerificationStatus::failed;
   v.detail = std::to_string(wrong) + " wrong elements";
   return v;
 }

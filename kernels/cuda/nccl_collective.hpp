@@ -38,7 +38,7 @@ class CollectiveWorkload final : public Workload {
   double run(std::size_t repeats) override;
   VerificationResult verify() override;
   WorkAmount work_per_op() const override;
-  std::string timer() const override { return "cuda_events"; }
+  Timer timer() const override { return Timer::cuda_events; }
   std::map<std::string, std::string> details() const override;
 
   // Elements this process's ranks received that differ from the exact value (after a run), and

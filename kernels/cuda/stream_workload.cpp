@@ -66,7 +66,7 @@ class StreamWorkload final : public Workload, public CorruptibleOutput {
       const std::size_t wrong =
           count_outside(std::span<const double>(&sum, 1), expected, 1e7 * kEps);
       v.method = "dot = N x a x b within relative 1e7 eps (BabelStream's dot tolerance)";
-      v.status = wrong == 0 ? "passed" : "failed";
+      v.status = wrong == 0 ? VerificationStatus::passed : VerificationStatus::failed;
       v.detail = "sum " + std::to_string(sum) + ", expected " + std::to_string(expected);
       return v;
     }
@@ -75,7 +75,7 @@ class StreamWorkload final : public Workload, public CorruptibleOutput {
     GPUSIZER_CUDA_CALL(
         cudaMemcpy(host.data(), buffer->get(), n_ * sizeof(double), cudaMemcpyDeviceToHost));
     const std::size_t wrong = count_outside(host, expected, 100 * kEps);
-    v.status = wrong == 0 ? "passed" : "failed";
+    v.status = wrong == 0 ? VerificationStatus::passed : VerificationStatus::failed;
     v.detail = std::to_string(wrong) + " of " + std::to_string(n_) + " elements outside tolerance";
     return v;
   }
@@ -96,7 +96,7 @@ class StreamWorkload final : public Workload, public CorruptibleOutput {
              to_string(case_.op) + " weight)";
     return w;
   }
-  std::string timer() const override { return "cuda_events"; }
+  Timer timer() const override { return Timer::cuda_events; }
   std::map<std::string, std::string> details() const override {
     return {
         {"elements", std::to_string(n_)},

@@ -28,7 +28,7 @@ std::unique_ptr<CollectiveGroup> make_nccl_group(const std::vector<DeviceFacts>&
 inline VerificationResult pattern_result(std::size_t wrong_bytes, std::string method) {
   VerificationResult v;
   v.method = std::move(method);
-  v.status = wrong_bytes == 0 ? "passed" : "failed";
+  v.status = wrong_bytes == 0 ? VerificationStatus::passed : VerificationStatus::failed;
   v.detail = std::to_string(wrong_bytes) + " wrong bytes";
   return v;
 }

@@ -15,7 +15,7 @@ namespace {
 Target slice(const std::string& profile, int gi) {
   Target t;
   t.id = "gpu0/mig-" + profile + "-gi" + std::to_string(gi) + "-ci0";
-  t.kind = "mig";
+  t.kind = TargetKind::mig;
   t.name = "NVIDIA H200 MIG " + profile;
   t.parent = "gpu0";
   t.mig_profile = profile;
@@ -72,13 +72,13 @@ TEST_F(ChildRuns, IsolatedChildrenSucceedCrashAndHangWithoutStoppingTheParent) {
   EXPECT_LT(took, 60.0);  // the hang was stopped, not waited for
 
   Report parent;
-  for (const auto& r : results) merge_child_result(parent, r, "isolated");
+  for (const auto& r : results) merge_child_result(parent, r, Concurrency::isolated);
   // Two good children, one record each, renamed to their slice, carrying the mode.
   ASSERT_EQ(parent.records.size(), 2u);
   EXPECT_EQ(parent.records[0].target, "gpu0/mig-3g.71gb-gi1-ci0");
   EXPECT_EQ(parent.records[0].id,
             "memory/stream_triad/gpu0/mig-3g.71gb-gi1-ci0/bytes=1048576/mode=isolated");
-  EXPECT_EQ(parent.records[0].mig_mode, "isolated");
+  EXPECT_EQ(parent.records[0].concurrency, Concurrency::isolated);
   EXPECT_EQ(parent.targets.size(), 4u);
   ASSERT_EQ(parent.warnings.size(), 2u);
   EXPECT_NE(parent.warnings[0].find("gpu0/mig-2g.35gb-gi2-ci0 (isolated)"), std::string::npos);
@@ -128,7 +128,7 @@ TEST_F(ChildRuns, ConcurrentChildrenStartMeasuringAfterTheLastIsReady) {
     }
   }
   Report parent;
-  for (const auto& r : results) merge_child_result(parent, r, "concurrent");
+  for (const auto& r : results) merge_child_result(parent, r, Concurrency::concurrent);
   EXPECT_TRUE(parent.warnings.empty()) << parent.warnings.front();
   for (const auto& r : results) {
     const auto& j = parent.target_telemetry.at(r.target.id).at("concurrent_start_barrier");
@@ -160,7 +160,7 @@ TEST_F(ChildRuns, TheStartBarrierIsReleasedByItsTimeoutAndSaysWhoMissedIt) {
   EXPECT_EQ(results[0].start_barrier->children_ready, 1u);
   EXPECT_GE(results[0].start_barrier->released_after_seconds, 4.0);
   Report parent;
-  for (const auto& r : results) merge_child_result(parent, r, "concurrent");
+  for (const auto& r : results) merge_child_result(parent, r, Concurrency::concurrent);
   bool said = false;
   for (const auto& w : parent.warnings)
     said = said ||
@@ -181,7 +181,7 @@ TEST_F(ChildRuns, AChildThatMeasuresNothingIsSaidWithItsReason) {
   ASSERT_EQ(results[0].failure, "");
   EXPECT_TRUE(results[0].records.empty());
   Report parent;
-  merge_child_result(parent, results[0], "isolated");
+  merge_child_result(parent, results[0], Concurrency::isolated);
   ASSERT_EQ(parent.warnings.size(), 1u);
   EXPECT_NE(parent.warnings[0].find("gpu0/mig-1g.18gb-gi5-ci0 (isolated): the child measured "
                                     "nothing"),
@@ -206,11 +206,11 @@ TEST(ChildMerge, AChildThatNamedItsSliceByUuidIsMergedPerMode) {
   Record r;
   r.id = "memory/stream_triad/gpu0/mig-1g.18gb-gi13-ci0/bytes=1048576";
   r.target = seen.id;
-  r.status = "ok";
+  r.status = RecordStatus::ok;
   res.records = {r};
   Report parent;
-  merge_child_result(parent, res, "isolated");
-  merge_child_result(parent, res, "concurrent");
+  merge_child_result(parent, res, Concurrency::isolated);
+  merge_child_result(parent, res, Concurrency::concurrent);
   ASSERT_EQ(parent.records.size(), 2u);
   EXPECT_EQ(parent.records[0].id,
             "memory/stream_triad/gpu0/mig-1g.18gb-gi13-ci0/bytes=1048576/mode=isolated");
@@ -223,7 +223,7 @@ TEST(ChildMerge, AChildThatNamedItsSliceByUuidIsMergedPerMode) {
   unnamed.records.front().id = "memory/stream_triad/mig-unknown-50000000/bytes=1048576";
   unnamed.records.front().target = "mig-unknown-50000000";
   Report other;
-  merge_child_result(other, unnamed, "isolated");
+  merge_child_result(other, unnamed, Concurrency::isolated);
   ASSERT_EQ(other.records.size(), 1u);
   EXPECT_EQ(other.records[0].target, "gpu0/mig-1g.18gb-gi13-ci0");
 }
@@ -240,8 +240,8 @@ TEST(ChildMerge, WhatAStoppedChildDidNotRunIsNotRunInTheParent) {
   later.not_started = true;
   later.not_run_reason = "interrupted by signal SIGTERM";
   Report parent;
-  merge_child_result(parent, res, "isolated");
-  merge_child_result(parent, later, "isolated");
+  merge_child_result(parent, res, Concurrency::isolated);
+  merge_child_result(parent, later, Concurrency::isolated);
   using Entry = std::pair<std::string, std::string>;
   EXPECT_EQ(parent.not_run,
             (std::vector<Entry>{

@@ -18,7 +18,7 @@ class FakeBackend final : public kernels::Backend {
   FakeBackend(std::string id, std::string kind, Log& log, bool fails = false)
       : log_(log), fails_(fails) {
     target_.id = std::move(id);
-    target_.kind = std::move(kind);
+    target_.kind = *parse<TargetKind>(kind);
   }
   const Target& target() const override { return target_; }
   void open_context() override {

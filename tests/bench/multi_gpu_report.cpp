@@ -25,7 +25,7 @@ class StandInGpu final : public Backend {
  public:
   explicit StandInGpu(int index) {
     target_.id = "gpu" + std::to_string(index);
-    target_.kind = "gpu";
+    target_.kind = TargetKind::gpu;
     target_.name = "NVIDIA H200";
     target_.uuid = "GPU-" + std::to_string(index) + "0000000-0000-0000-0000-000000000000";
     target_.index = index;
@@ -82,7 +82,7 @@ bench::CaseList planned(Discovery& d, bench::Suite suite = bench::Suite::quick, 
 // One GPU's window; gpu1 saw a corrected ECC error and a row remap, so the sums carry them.
 TelemetryWindow gpu_window(const std::string& id, double seconds) {
   TelemetryWindow w;
-  w.source = "nvml";
+  w.source = TelemetrySource::nvml;
   w.scope = "GPU board power (NVML)";
   w.duration_seconds = seconds;
   w.sample_count = 10;
@@ -142,9 +142,9 @@ bench::CaseOutcome outcome_for(const bench::BenchCase& c) {
   set.wall_seconds = 5 * per_op;
   set.stop_reason = "converged";
   o.repetitions = {set};
-  o.timer = on_gpu ? "cuda_events" : "steady_clock";
-  o.mode = "hot";
-  o.verification = {"passed", "byte pattern", "0 wrong bytes"};
+  o.timer = on_gpu ? Timer::cuda_events : Timer::steady_clock;
+  o.mode = CacheMode::hot;
+  o.verification = {VerificationStatus::passed, "byte pattern", "0 wrong bytes"};
   o.details = {{"source", "multi_gpu_report fixture"}};
   if (c.parameters.contains("busbw_factor"))
     o.work.bus_bandwidth_factor = c.parameters["busbw_factor"].get<double>();
@@ -155,7 +155,7 @@ bench::CaseOutcome outcome_for(const bench::BenchCase& c) {
     o.idle_power_watts = 75.0 * static_cast<double>(c.targets.size());
   } else {
     TelemetryWindow w;
-    w.source = "unavailable";
+    w.source = TelemetrySource::unavailable;
     w.scope = "CPU package (RAPL)";
     w.unavailable_reason = "/sys/class/powercap/intel-rapl:0/energy_uj: Permission denied";
     o.windows = {w};
@@ -168,7 +168,7 @@ bench::CaseOutcome outcome_for(const bench::BenchCase& c) {
 std::set<std::string> planned_families() {
   Discovery d = two_gpu_machine();
   std::set<std::string> out;
-  for (const auto& c : planned(d)) out.insert(c.family);
+  for (const auto& c : planned(d)) out.insert(std::string(to_string(c.family)));
   return out;
 }
 
@@ -191,7 +191,7 @@ Report multi_gpu_report() {
   r.command_line = {"gpusizer", "run", "--suite", "quick", "-o", "h200x2.json"};
   r.started_at = "2026-11-30T10:00:00.000Z";
   r.finished_at = "2026-11-30T10:20:00.000Z";
-  r.status = "complete";
+  r.status = ReportStatus::complete;
   r.suite = "quick";
   r.settings = {{"suite", "quick"}, {"fixture", "tests/bench/multi_gpu_report.cpp"}};
   r.host = collect_host();
@@ -203,7 +203,7 @@ Report multi_gpu_report() {
   for (const auto& c : planned(d)) {
     bench::CaseOutcome o = outcome_for(c);
     // A pair without peer access is recorded as skipped with the reason (bench/p2p.cpp).
-    if (c.family == families::p2p && c.parameters.value("src", "") == "gpu1" &&
+    if (c.family == Family::p2p && c.parameters.value("src", "") == "gpu1" &&
         c.operation.find("_sm_") != std::string::npos) {
       o = {};
       o.skipped_reason = "gpu1 -> gpu0: no peer access (cudaDeviceCanAccessPeer = 0)";

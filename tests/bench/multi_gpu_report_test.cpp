@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::set<std::string> code_families() {
-  return {kRecordFamilies.begin(), kRecordFamilies.end()};
+  return {all_names<Family>().begin(), all_names<Family>().end()};
 }
 
 fs::path temp_file(const std::string& name) {
@@ -28,18 +28,18 @@ fs::path temp_file(const std::string& name) {
 }
 
 TEST(MultiGpuReport, PlannedCasesUseExactlyTheKnownFamilies) {
-  // A family added in bench/ without its name in kRecordFamilies (or the reverse) fails here.
+  // A family added in bench/ without its value in Family (vocabulary.hpp), or the reverse, fails.
   EXPECT_EQ(test::planned_families(), code_families());
 }
 
 TEST(MultiGpuReport, HoldsEveryFamily) {
   const Report report = test::multi_gpu_report();
   std::set<std::string> seen;
-  for (const auto& r : report.records) seen.insert(r.family);
+  for (const auto& r : report.records) seen.insert(std::string(to_string(r.family)));
   EXPECT_EQ(seen, code_families());
   const Record* p2p = nullptr;
   for (const auto& r : report.records) {
-    if (r.family == families::p2p && r.status == "ok") p2p = &r;
+    if (r.family == Family::p2p && r.status == RecordStatus::ok) p2p = &r;
   }
   ASSERT_NE(p2p, nullptr);
   EXPECT_EQ(p2p->target.find('+') == std::string::npos, false) << p2p->target;
@@ -60,7 +60,7 @@ TEST(MultiGpuReport, CombinedTelemetryKeepsTheSecondGpusErrors) {
   const Report report = test::multi_gpu_report();
   int checked = 0;
   for (const auto& r : report.records) {
-    if (r.status != "ok" || r.target != "gpu0+gpu1") continue;
+    if (r.status != RecordStatus::ok || r.target != "gpu0+gpu1") continue;
     ASSERT_TRUE(r.telemetry) << r.id;
     EXPECT_TRUE(r.telemetry->ecc_errors_during_run) << r.id;
     EXPECT_TRUE(r.telemetry->memory_errors_during_run) << r.id;
@@ -83,7 +83,7 @@ TEST(MultiGpuReport, SchemaFamilyEnumIsTheCodesList) {
   std::set<std::string> from_schema;
   for (const auto& f : families_enum) from_schema.insert(f.get<std::string>());
   EXPECT_EQ(from_schema, code_families());
-  EXPECT_EQ(families_enum.size(), kRecordFamilies.size()) << "duplicates in the schema's enum";
+  EXPECT_EQ(families_enum.size(), all_names<Family>().size()) << "duplicates in the schema's enum";
 }
 
 TEST(MultiGpuReport, UnknownFamilyIsRejectedWithTheList) {
@@ -95,7 +95,8 @@ TEST(MultiGpuReport, UnknownFamilyIsRejectedWithTheList) {
   } catch (const InputError& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("r.json: /records/0/family"), std::string::npos) << what;
-    for (auto f : kRecordFamilies) EXPECT_NE(what.find(std::string(f)), std::string::npos) << what;
+    for (auto f : all_names<Family>())
+      EXPECT_NE(what.find(std::string(f)), std::string::npos) << what;
   }
 }
 

@@ -8,7 +8,7 @@ namespace {
 BenchCase triad_case() {
   BenchCase c;
   c.id = "memory/stream_triad/gpu0/bytes=1048576";
-  c.family = "memory";
+  c.family = Family::memory;
   c.operation = "stream_triad";
   c.targets = {"gpu0"};
   c.parameters = {{"array_bytes", 1048576}};
@@ -25,9 +25,9 @@ CaseOutcome triad_outcome() {
   s.stop_reason = "converged";
   o.repetitions = {s};
   o.work = {3.0 * 8 * 131072, 0, "bytes = 3 x 8 B x N", "bandwidth"};
-  o.verification = {"passed", "scalar replay", "ok"};
-  o.timer = "cuda_events";
-  o.mode = "hot";
+  o.verification = {VerificationStatus::passed, "scalar replay", "ok"};
+  o.timer = Timer::cuda_events;
+  o.mode = CacheMode::hot;
   o.peak_rate = 4.8e12;
   o.peak_source = "2 x memory clock x bus width / 8";
   return o;
@@ -35,7 +35,7 @@ CaseOutcome triad_outcome() {
 
 TEST(RecordBuilder, HeadlineRateUsesMedianAndStatesTheRule) {
   Record r = build_record(triad_case(), triad_outcome(), SamplingPolicy{});
-  ASSERT_EQ(r.status, "ok");
+  ASSERT_EQ(r.status, RecordStatus::ok);
   // bytes per op = 3 * 8 * 131072 = 3145728; / 2e-6 s = 1.572864e12 B/s
   EXPECT_EQ(r.metrics[0].name, "bandwidth");
   EXPECT_EQ(r.metrics[0].unit, "B/s");
@@ -52,7 +52,7 @@ TEST(RecordBuilder, CollectivesCarryBusBandwidthFromTheMedian) {
   // named "busbw", the name sizing reads (it once read nothing: the workload wrote
   // "busbw_bytes_per_second" from the last run only).
   BenchCase c = triad_case();
-  c.family = "collectives";
+  c.family = Family::collectives;
   c.operation = "all_reduce";
   CaseOutcome o = triad_outcome();
   o.work = {1e6, 0, "bytes = S", "bandwidth"};
@@ -97,7 +97,7 @@ TEST(RecordBuilder, LoadAverageAtStartAndEndWhenBothWereRead) {
 TEST(RecordBuilder, EnergyPerOpAndWorkPerJouleFromTelemetry) {
   CaseOutcome o = triad_outcome();
   TelemetryWindow w;
-  w.source = "nvml";
+  w.source = TelemetrySource::nvml;
   w.scope = "GPU board power (NVML)";
   w.duration_seconds = 0.5;
   w.energy_joules = 20.0;
@@ -114,7 +114,7 @@ TEST(RecordBuilder, EnergyPerOpAndWorkPerJouleFromTelemetry) {
 TEST(RecordBuilder, MemoryErrorsDuringRunBecomeARecordFlag) {
   CaseOutcome o = triad_outcome();
   TelemetryWindow w;
-  w.source = "nvml";
+  w.source = TelemetrySource::nvml;
   w.scope = "GPU board power (NVML)";
   w.remapped_rows_uncorrected_delta = 1;
   w.memory_errors_during_run = true;
@@ -127,7 +127,7 @@ TEST(RecordBuilder, MemoryErrorsDuringRunBecomeARecordFlag) {
 TEST(RecordBuilder, EnergyAboveIdleSubtractsIdlePowerOverTheWindow) {
   CaseOutcome o = triad_outcome();
   TelemetryWindow w;
-  w.source = "nvml";
+  w.source = TelemetrySource::nvml;
   w.scope = "GPU board power (NVML)";
   w.duration_seconds = 0.5;
   w.energy_joules = 20.0;
@@ -148,7 +148,7 @@ TEST(RecordBuilder, AMigSliceCarriesOnlyBoardEnergyNeverItsOwn) {
   // energy_per_op, FLOP/J or B/J is claimed for the slice, only the board's, named as such.
   CaseOutcome o = triad_outcome();
   TelemetryWindow w;
-  w.source = "nvml";
+  w.source = TelemetrySource::nvml;
   w.scope = "GPU board power (NVML)";
   w.duration_seconds = 0.5;
   w.energy_joules = 20.0;
@@ -173,9 +173,9 @@ TEST(RecordBuilder, AMigSliceCarriesOnlyBoardEnergyNeverItsOwn) {
 
 TEST(RecordBuilder, FailedVerificationMarksTheRecord) {
   CaseOutcome o = triad_outcome();
-  o.verification = {"failed", "pattern", "1 wrong byte at offset 17"};
+  o.verification = {VerificationStatus::failed, "pattern", "1 wrong byte at offset 17"};
   Record r = build_record(triad_case(), o, SamplingPolicy{});
-  EXPECT_EQ(r.status, "failed");
+  EXPECT_EQ(r.status, RecordStatus::failed);
   EXPECT_EQ(r.verification.detail, "1 wrong byte at offset 17");
 }
 
@@ -183,12 +183,12 @@ TEST(RecordBuilder, SkippedAndErrorCarryTheReason) {
   CaseOutcome o;
   o.skipped_reason = "fp8 needs compute capability >= 8.9";
   Record r = build_record(triad_case(), o, SamplingPolicy{});
-  EXPECT_EQ(r.status, "skipped");
+  EXPECT_EQ(r.status, RecordStatus::skipped);
   EXPECT_EQ(r.reason, "fp8 needs compute capability >= 8.9");
   EXPECT_TRUE(r.metrics.empty());
   CaseOutcome e;
   e.error = "cudaErrorMemoryAllocation";
-  EXPECT_EQ(build_record(triad_case(), e, SamplingPolicy{}).status, "error");
+  EXPECT_EQ(build_record(triad_case(), e, SamplingPolicy{}).status, RecordStatus::error);
 }
 
 }  // namespace

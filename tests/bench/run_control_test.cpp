@@ -102,7 +102,7 @@ TEST(Budget, TheDeadlineIsTheEarlierOfBudgetAndDeadline) {
   EXPECT_EQ(*run_deadline(o), *o.deadline);
 }
 
-Record measured(const std::string& id, const std::string& status) {
+Record measured(const std::string& id, RecordStatus status) {
   Record r;
   r.id = id;
   r.status = status;
@@ -112,9 +112,9 @@ Record measured(const std::string& id, const std::string& status) {
 TEST(Finish, StatusWarningAndHistorySayHowTheRunEnded) {
   RunOptions o;
   Report r = start_report(o);
-  r.records = {measured("a", "ok")};
+  r.records = {measured("a", RecordStatus::ok)};
   finish_report(r, "");
-  EXPECT_EQ(r.status, "complete");
+  EXPECT_EQ(r.status, ReportStatus::complete);
   EXPECT_TRUE(r.warnings.empty());
   ASSERT_EQ(r.history.size(), 1u);
   EXPECT_EQ(r.history[0].records, std::vector<std::string>{"a"});
@@ -122,22 +122,23 @@ TEST(Finish, StatusWarningAndHistorySayHowTheRunEnded) {
   Report stopped = start_report(o);
   stopped.not_run = {{"b", "interrupted by signal SIGTERM"}};
   finish_report(stopped, "interrupted by signal SIGTERM");
-  EXPECT_EQ(stopped.status, "stopped");
+  EXPECT_EQ(stopped.status, ReportStatus::stopped);
   EXPECT_EQ(stopped.warnings,
             std::vector<std::string>{"run stopped: interrupted by signal SIGTERM"});
   EXPECT_EQ(stopped.history[0].stop_reason, "interrupted by signal SIGTERM");
 
   Report budget = start_report(o);
-  budget.records = {measured("a", "ok")};
+  budget.records = {measured("a", RecordStatus::ok)};
   budget.not_run = {{"b", "time budget: needs ~2 s, 0 s left"}};
   finish_report(budget, "");
-  EXPECT_EQ(budget.status, "stopped") << "a report that lists benchmarks not run is incomplete";
+  EXPECT_EQ(budget.status, ReportStatus::stopped)
+      << "a report that lists benchmarks not run is incomplete";
   EXPECT_TRUE(budget.warnings.empty()) << "but this run was not stopped";
 
   Report empty = start_report(o);
-  empty.records = {measured("a", "skipped")};
+  empty.records = {measured("a", RecordStatus::skipped)};
   finish_report(empty, "");
-  EXPECT_EQ(empty.status, "empty") << "skipped records measured nothing";
+  EXPECT_EQ(empty.status, ReportStatus::empty) << "skipped records measured nothing";
 }
 
 class ResumeIdentity : public ::testing::Test {
@@ -146,8 +147,8 @@ class ResumeIdentity : public ::testing::Test {
     file_ = std::filesystem::temp_directory_path() /
             ("gpusizer-resume-" + std::to_string(::getpid()) + ".json");
     Report r = start_report(RunOptions{});
-    r.records = {measured("a", "skipped")};
-    r.records[0].family = "memory";
+    r.records = {measured("a", RecordStatus::skipped)};
+    r.records[0].family = Family::memory;
     r.records[0].operation = "x";
     r.records[0].target = "cpu";
     r.records[0].reason = "test";
@@ -168,7 +169,7 @@ class ResumeIdentity : public ::testing::Test {
 
 TEST_F(ResumeIdentity, AReportFromThisRunResumesAndGetsAHistoryEntry) {
   Report r = start_report(resume(report_, false));
-  EXPECT_EQ(r.status, "running");
+  EXPECT_EQ(r.status, ReportStatus::running);
   ASSERT_EQ(r.history.size(), 2u);
   EXPECT_EQ(r.history[1].differs, "");
 }
@@ -223,7 +224,7 @@ TEST_F(ResumeIdentity, AllowedMixesAreRecorded) {
 TEST_F(ResumeIdentity, OtherGpuModelsAreRefusedOnceDiscovered) {
   Target h100;
   h100.id = "gpu0";
-  h100.kind = "gpu";
+  h100.kind = TargetKind::gpu;
   h100.name = "NVIDIA H100";
   Target h200 = h100;
   h200.name = "NVIDIA H200";

@@ -24,18 +24,18 @@ namespace {
 Target slice(const std::string& id) {
   Target t;
   t.id = id;
-  t.kind = "mig";
+  t.kind = TargetKind::mig;
   t.uuid = "MIG-" + id;
   return t;
 }
 
 Record record(const std::string& id, const std::string& target = "cpu",
-              const std::string& mode = "") {
+              Concurrency mode = Concurrency::not_stated) {
   Record r;
   r.id = id;
   r.target = target;
-  r.mig_mode = mode;
-  r.status = "ok";
+  r.concurrency = mode;
+  r.status = RecordStatus::ok;
   return r;
 }
 
@@ -56,8 +56,9 @@ std::vector<std::string> ids_of(const CaseList& cases) {
 // --- MIG partition ---------------------------------------------------------------------------
 
 TEST(MigPartition, ModesFromTheFlag) {
-  EXPECT_EQ(mig_modes("both"), (std::vector<std::string>{"isolated", "concurrent"}));
-  EXPECT_EQ(mig_modes("concurrent"), (std::vector<std::string>{"concurrent"}));
+  EXPECT_EQ(mig_modes("both"),
+            (std::vector<Concurrency>{Concurrency::isolated, Concurrency::concurrent}));
+  EXPECT_EQ(mig_modes("concurrent"), (std::vector<Concurrency>{Concurrency::concurrent}));
   EXPECT_TRUE(mig_modes("off").empty());
   try {
     mig_modes("all");
@@ -69,12 +70,13 @@ TEST(MigPartition, ModesFromTheFlag) {
 
 TEST(MigPartition, IsolatedIsATurnPerSliceConcurrentOneTurnForAll) {
   const std::vector<Target> slices{slice("gpu0/mig1"), slice("gpu0/mig2"), slice("gpu0/mig3")};
-  const auto runs = mig_partition(slices, {"isolated", "concurrent"}, Report{});
+  const auto runs =
+      mig_partition(slices, {Concurrency::isolated, Concurrency::concurrent}, Report{});
   ASSERT_EQ(runs.size(), 2u);
-  EXPECT_EQ(runs[0].mode, "isolated");
+  EXPECT_EQ(runs[0].mode, Concurrency::isolated);
   EXPECT_EQ(runs[0].slices.size(), 3u);
   EXPECT_EQ(runs[0].turns(), 3u);
-  EXPECT_EQ(runs[1].mode, "concurrent");
+  EXPECT_EQ(runs[1].mode, Concurrency::concurrent);
   EXPECT_EQ(runs[1].turns(), 1u);
   // 3 + 1 turns share 80 s: 20 s each, whatever mode the turn is.
   EXPECT_DOUBLE_EQ(child_time_share(80, 4), 20);
@@ -85,12 +87,12 @@ TEST(MigPartition, AResumedReportSkipsWhatItMeasuredUnlessItWasCutShort) {
   const std::vector<Target> slices{slice("gpu0/mig1"), slice("gpu0/mig2")};
   Report report;
   report.records = {
-      record("memory/d2d/gpu0/mig1/bytes=1/mode=isolated", "gpu0/mig1", "isolated"),
-      record("memory/d2d/gpu0/mig2/bytes=1/mode=isolated", "gpu0/mig2", "isolated"),
-      record("memory/d2d/gpu0/mig1/bytes=1/mode=concurrent", "gpu0/mig1", "concurrent")};
+      record("memory/d2d/gpu0/mig1/bytes=1/mode=isolated", "gpu0/mig1", Concurrency::isolated),
+      record("memory/d2d/gpu0/mig2/bytes=1/mode=isolated", "gpu0/mig2", Concurrency::isolated),
+      record("memory/d2d/gpu0/mig1/bytes=1/mode=concurrent", "gpu0/mig1", Concurrency::concurrent)};
   // mig2's isolated child was stopped: its not-run entry brings it back.
   report.not_run = {{"memory/d2d/gpu0/mig2/bytes=2/mode=isolated", "interrupted"}};
-  const auto runs = mig_partition(slices, {"isolated", "concurrent"}, report);
+  const auto runs = mig_partition(slices, {Concurrency::isolated, Concurrency::concurrent}, report);
   ASSERT_EQ(runs.size(), 2u);
   ASSERT_EQ(runs[0].slices.size(), 1u);
   EXPECT_EQ(runs[0].slices[0].id, "gpu0/mig2");
@@ -99,8 +101,9 @@ TEST(MigPartition, AResumedReportSkipsWhatItMeasuredUnlessItWasCutShort) {
   EXPECT_EQ(runs[1].turns(), 1u);
   // Everything measured: nothing to run, no turn.
   report.not_run.clear();
-  report.records.push_back(record("x/mode=concurrent", "gpu0/mig2", "concurrent"));
-  EXPECT_TRUE(mig_partition(slices, {"isolated", "concurrent"}, report).empty());
+  report.records.push_back(record("x/mode=concurrent", "gpu0/mig2", Concurrency::concurrent));
+  EXPECT_TRUE(
+      mig_partition(slices, {Concurrency::isolated, Concurrency::concurrent}, report).empty());
 }
 
 TEST(MigPartition, TheChildCommandLineCarriesThePlanAndItsShare) {
@@ -121,11 +124,11 @@ TEST(MigPartition, AStoppedParentRecordsEverySliceAndModeAsNotRun) {
   const auto file =
       std::filesystem::path(GPUSIZER_BINARY_DIR) / "tests" / "bench" / "mig-stopped-parent.json";
   RunResult result;
-  result.report.status = "running";
+  result.report.status = ReportStatus::running;
   result.report.history.emplace_back();
   result.stop_cause = "interrupted by signal SIGTERM";
   MigRunSettings s;
-  s.modes = {"isolated", "concurrent"};
+  s.modes = {Concurrency::isolated, Concurrency::concurrent};
   finish_with_mig_children({slice("gpu0/mig1"), slice("gpu0/mig2")}, s, result, file);
   std::vector<std::string> not_run;
   for (const auto& [id, why] : result.report.not_run) {
@@ -135,8 +138,8 @@ TEST(MigPartition, AStoppedParentRecordsEverySliceAndModeAsNotRun) {
   EXPECT_EQ(not_run, (std::vector<std::string>{
                          "mig/gpu0/mig1/mode=isolated", "mig/gpu0/mig1/mode=concurrent",
                          "mig/gpu0/mig2/mode=isolated", "mig/gpu0/mig2/mode=concurrent"}));
-  EXPECT_EQ(result.report.status, "stopped");
-  EXPECT_EQ(load_report(file).status, "stopped");  // finished and saved
+  EXPECT_EQ(result.report.status, ReportStatus::stopped);
+  EXPECT_EQ(load_report(file).status, ReportStatus::stopped);  // finished and saved
   std::filesystem::remove(file);
 }
 
@@ -268,12 +271,12 @@ TEST(RunProgress, OnATerminalOneLineIsRewrittenWithACountdown) {
 TEST(RunProgress, TheSummaryUsesTheTablesUnit) {
   Record r = record("gemm/fp32/cpu/small");
   r.metrics = {Metric{"throughput", 104.7e9, "FLOP/s", ""}};
-  r.verification.status = "passed";
+  r.verification.status = VerificationStatus::passed;
   // The table printed "104.7 GFLOP/s" for this record; progress once said "0.105 TFLOP/s".
   EXPECT_EQ(one_line_summary(r), "ok 104.7 GFLOP/s, verification passed");
   r.metrics = {Metric{"bandwidth", 2.5e12, "B/s", ""}};
   EXPECT_EQ(one_line_summary(r), "ok 2.500 TB/s, verification passed");
-  r.status = "skipped";
+  r.status = RecordStatus::skipped;
   r.reason = "no peer access";
   EXPECT_EQ(one_line_summary(r), "skipped: no peer access");
 }
@@ -282,14 +285,14 @@ TEST(RunProgress, TheSummaryUsesTheTablesUnit) {
 
 TEST(RunConclusion, StoppedEmptyAndDone) {
   RunResult r;
-  r.report.status = "complete";
+  r.report.status = ReportStatus::complete;
   r.report.records = {record("a")};
   RunConclusion c = conclude(r, "r.json", true, false, true);
   EXPECT_EQ(c.line, "report: r.json (1 records, status complete)");
   EXPECT_EQ(c.exit_code, kExitOk);
 
   r.stop_cause = "time budget: deadline reached during a";
-  r.report.status = "stopped";
+  r.report.status = ReportStatus::stopped;
   r.report.not_run = {{"b", "x"}};
   c = conclude(r, "r.json", true, false, true);
   EXPECT_EQ(c.line,
@@ -298,7 +301,7 @@ TEST(RunConclusion, StoppedEmptyAndDone) {
   EXPECT_EQ(c.exit_code, kExitStopped);
 
   RunResult empty;
-  empty.report.status = "empty";
+  empty.report.status = ReportStatus::empty;
   c = conclude(empty, "e.json", false, true, false);
   EXPECT_EQ(c.line,
             "gpusizer: nothing was measured (no target: the CPU was skipped with --no-cpu; GPUs "

@@ -21,7 +21,7 @@ class ScriptedWorkload final : public kernels::Workload {
   }
   kernels::VerificationResult verify() override { return {}; }
   kernels::WorkAmount work_per_op() const override { return {}; }
-  std::string timer() const override { return "steady_clock"; }
+  Timer timer() const override { return Timer::steady_clock; }
   std::size_t calls_ = 0;
   std::vector<std::size_t> repeats_seen_;
 
@@ -99,7 +99,7 @@ class SleepingWorkload final : public kernels::Workload {
   }
   kernels::VerificationResult verify() override { return {}; }
   kernels::WorkAmount work_per_op() const override { return {}; }
-  std::string timer() const override { return "steady_clock"; }
+  Timer timer() const override { return Timer::steady_clock; }
   std::size_t calls_ = 0;
 };
 
@@ -145,7 +145,7 @@ class StoppingWorkload final : public kernels::Workload {
   }
   kernels::VerificationResult verify() override { return {}; }
   kernels::WorkAmount work_per_op() const override { return {}; }
-  std::string timer() const override { return "steady_clock"; }
+  Timer timer() const override { return Timer::steady_clock; }
   std::size_t calls_ = 0;
 
  private:

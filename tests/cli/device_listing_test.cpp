@@ -9,7 +9,7 @@ namespace {
 Target target(const std::string& id, std::optional<std::string> parent = std::nullopt) {
   Target t;
   t.id = id;
-  t.kind = parent ? "mig" : "gpu";
+  t.kind = parent ? TargetKind::mig : TargetKind::gpu;
   t.parent = std::move(parent);
   return t;
 }

@@ -15,7 +15,7 @@ std::string gpu_uuid(int i) {
 
 Target slice(const std::string& profile, int gi, const std::string& uuid) {
   Target t;
-  t.kind = "mig";
+  t.kind = TargetKind::mig;
   t.id = "gpu0/mig-" + profile + "-gi" + std::to_string(gi) + "-ci0";
   t.name = "NVIDIA H100 80GB HBM3 MIG " + profile;
   t.uuid = uuid;
@@ -34,7 +34,7 @@ NvmlInventory p5(const std::string& mig_error = "") {
     g.id = "gpu" + std::to_string(i);
     g.uuid = gpu_uuid(i);
     g.name = "NVIDIA H100 80GB HBM3";
-    g.mig_mode = g.mig_pending_mode = i == 0 ? "enabled" : "disabled";
+    g.mig_mode = g.mig_pending_mode = i == 0 ? MigState::enabled : MigState::disabled;
     if (i == 0) g.mig_enumeration_error = mig_error;
     inv.gpus.push_back(g);
   }

@@ -13,10 +13,10 @@ namespace {
 Record timed(const std::string& id, double value, std::vector<double> samples) {
   Record r;
   r.id = id;
-  r.family = "gemm";
+  r.family = Family::gemm;
   r.operation = "bf16";
   r.target = "gpu0";
-  r.status = "ok";
+  r.status = RecordStatus::ok;
   r.metrics = {{"throughput", value, "FLOP/s", ""}};
   Timing t;
   t.samples_seconds = std::move(samples);

@@ -13,17 +13,17 @@ namespace {
 Record record(const std::string& id, const std::string& target) {
   Record r;
   r.id = id;
-  r.family = "memory";
+  r.family = Family::memory;
   r.operation = "op";
   r.target = target;
-  r.status = "ok";
+  r.status = RecordStatus::ok;
   return r;
 }
 
 Target target(const std::string& id, const std::string& kind) {
   Target t;
   t.id = id;
-  t.kind = kind;
+  t.kind = *parse<TargetKind>(kind);
   return t;
 }
 
@@ -31,7 +31,7 @@ Report rank_report(const std::string& hostname) {
   Report r;
   r.tool = {"gpusizer", "0.3.0", "abc"};
   r.started_at = "2026-11-30T10:00:00.000Z";
-  r.status = "stopped";
+  r.status = ReportStatus::stopped;
   r.suite = "quick";
   r.host.hostname = hostname;
   return r;

@@ -14,10 +14,10 @@ namespace {
 Record record(const std::string& id, const std::string& family, const std::string& target) {
   Record r;
   r.id = id;
-  r.family = family;
+  r.family = *parse<Family>(family);
   r.operation = "op";
   r.target = target;
-  r.status = "ok";
+  r.status = RecordStatus::ok;
   r.metrics.push_back({"bandwidth", 1e9, "B/s", "test"});
   r.started_at = "2026-11-30T10:00:00.000Z";
   return r;
@@ -28,22 +28,22 @@ Report host_report(const std::string& hostname, const std::string& instance_type
   r.tool = {"gpusizer", "0.3.0", "abc"};
   r.started_at = "2026-11-30T10:00:00.000Z";
   r.finished_at = "2026-11-30T10:05:00.000Z";
-  r.status = "complete";
+  r.status = ReportStatus::complete;
   r.suite = "quick";
   r.host.hostname = hostname;
   r.host.logical_cpus = 192;
   r.host.instance_type = InstanceType{instance_type, "--instance-type"};
   Target cpu;
   cpu.id = "cpu";
-  cpu.kind = "cpu";
+  cpu.kind = TargetKind::cpu;
   Target g0;
   g0.id = "gpu0";
-  g0.kind = "gpu";
+  g0.kind = TargetKind::gpu;
   Target g1 = g0;
   g1.id = "gpu1";
   Target slice;
   slice.id = "gpu0/mig-1g.18gb-gi7-ci0";
-  slice.kind = "mig";
+  slice.kind = TargetKind::mig;
   slice.parent = "gpu0";
   slice.mig_profile = "1g.18gb";
   r.targets = {cpu, g0, g1, slice};
@@ -84,7 +84,7 @@ TEST(Fleet, RenamesTargetsAndRecordsPerHost) {
   EXPECT_EQ(fleet.target_telemetry["ip-b:gpu0"]["idle_power_watts"], 70.0);
   EXPECT_EQ(fleet.warnings[1], "ip-b: a warning");
   EXPECT_EQ(fleet.settings["fleet"]["how"], "merge");
-  EXPECT_EQ(fleet.status, "complete");
+  EXPECT_EQ(fleet.status, ReportStatus::complete);
 }
 
 TEST(Fleet, RoundTripsThroughJsonAndTheLoader) {
@@ -150,12 +150,12 @@ TEST(Fleet, CombinesStatusTimesAndNestedFleets) {
   Report a = host_report("ip-a", "p5.48xlarge");
   Report b = host_report("ip-b", "p5.48xlarge");
   Report c = host_report("ip-c", "p5.48xlarge");
-  b.status = "stopped";
+  b.status = ReportStatus::stopped;
   b.started_at = "2026-11-30T09:00:00.000Z";
   c.finished_at = "2026-11-30T11:00:00.000Z";
   b.tool.git_revision = "def";
   Report ab = merge_reports({{"a.json", a}, {"b.json", b}});
-  EXPECT_EQ(ab.status, "stopped");
+  EXPECT_EQ(ab.status, ReportStatus::stopped);
   EXPECT_EQ(ab.started_at, "2026-11-30T09:00:00.000Z");
   EXPECT_NE(std::find(ab.warnings.begin(), ab.warnings.end(),
                       "hosts measured by different builds of gpusizer 0.3.0: abc (a.json) and "

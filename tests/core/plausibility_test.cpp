@@ -17,13 +17,13 @@ Report h200_report() {
   Report r;
   Target gpu;
   gpu.id = "gpu0";
-  gpu.kind = "gpu";
+  gpu.kind = TargetKind::gpu;
   gpu.name = "NVIDIA H200";
   gpu.attributes = {{"theoretical_memory_bytes_per_second", kHbm},
                     {"pcie_bytes_per_second_per_direction", kPcie}};
   Target cpu;
   cpu.id = "cpu";
-  cpu.kind = "cpu";
+  cpu.kind = TargetKind::cpu;
   cpu.name = "AMD EPYC";
   r.targets = {gpu, cpu};
   return r;
@@ -34,15 +34,15 @@ Record rate_record(const std::string& family, const std::string& op, const std::
                    double rate, const std::string& unit = "B/s") {
   Record rec;
   rec.id = family + "/" + op + "/" + target;
-  rec.family = family;
+  rec.family = *parse<Family>(family);
   rec.operation = op;
   rec.target = target;
-  rec.status = "ok";
+  rec.status = RecordStatus::ok;
   const double work = 1e9;
   (unit == "B/s" ? rec.bytes_per_op : rec.flops_per_op) = work;
   Timing t;
-  t.timer = "steady_clock";
-  t.mode = "hot";
+  t.timer = Timer::steady_clock;
+  t.cache_mode = CacheMode::hot;
   t.seconds_per_op.median = work / rate;
   rec.timing = t;
   rec.metrics.push_back({unit == "B/s" ? "bandwidth" : "throughput", rate, unit, ""});
@@ -116,9 +116,9 @@ TEST(Plausibility, HeadlineAboveWhatItsOwnTimingGives) {
 TEST(Plausibility, SkippedAndErrorRecordsAreNeverFlagged) {
   Report r = h200_report();
   Record skipped = rate_record("memory", "stream_copy", "gpu0", 4e13);
-  skipped.status = "skipped";
+  skipped.status = RecordStatus::skipped;
   EXPECT_FALSE(implausibility(skipped, r));
-  skipped.status = "error";
+  skipped.status = RecordStatus::error;
   EXPECT_FALSE(implausibility(skipped, r));
 }
 
@@ -127,7 +127,7 @@ TEST(Plausibility, LoadFlagsOnceAndKeepsTheReason) {
   r.schema_version = kReportSchemaVersion;
   r.tool = {"gpusizer", "0.1.0", "abc"};
   r.started_at = "2026-11-30T10:00:00.000Z";
-  r.status = "complete";
+  r.status = ReportStatus::complete;
   r.suite = "quick";
   r.records.push_back(rate_record("memory", "stream_triad", "gpu0", 4.127e12));
   r.records.push_back(rate_record("memory", "stream_copy", "gpu0", 4.127e13));

@@ -22,19 +22,19 @@ Report hostile_report() {
   Report r;
   r.tool = {"gpusizer", "0.1.0", "abc123"};
   r.suite = "quick";
-  r.status = "complete";
+  r.status = ReportStatus::complete;
   r.host.hostname = kHostile;
   Target t;
   t.id = "gpu0";
-  t.kind = "gpu";
+  t.kind = TargetKind::gpu;
   t.name = "GPU " + kHostile;
   r.targets = {t};
   Record rec;
   rec.id = "memory/copy/gpu0";
-  rec.family = "memory";
+  rec.family = Family::memory;
   rec.operation = "copy";
   rec.target = "gpu0";
-  rec.status = "ok";
+  rec.status = RecordStatus::ok;
   rec.parameters = {{"label", kHostile}};
   rec.metrics = {{"bandwidth", 1e12, "B/s", ""}};
   r.records = {rec};
@@ -91,28 +91,30 @@ TEST(PrintersEscape, TargetsAndComparison) {
   }
 }
 
-Record headline(const std::string& id, const std::string& status, double value) {
+Record headline(const std::string& id, RecordStatus status, double value) {
   Record r;
   r.id = id;
-  r.family = "gemm";
+  r.family = Family::gemm;
   r.operation = "bf16";
   r.target = "gpu0";
   r.status = status;
-  if (status == "ok" || status == "failed") r.metrics = {{"throughput", value, "FLOP/s", ""}};
+  if (status == RecordStatus::ok || status == RecordStatus::failed)
+    r.metrics = {{"throughput", value, "FLOP/s", ""}};
   return r;
 }
 
 TEST(PrintersEscape, ComparisonIsComputedWithoutPrinting) {
   Report a, b, c;
-  a.records = {headline("x", "ok", 400e12), headline("y", "skipped", 0)};
-  b.records = {headline("y", "ok", 10e12), headline("x", "ok", 500e12)};
-  c.records = {headline("z", "failed", 7e12), headline("x", "failed", 300e12)};
+  a.records = {headline("x", RecordStatus::ok, 400e12), headline("y", RecordStatus::skipped, 0)};
+  b.records = {headline("y", RecordStatus::ok, 10e12), headline("x", RecordStatus::ok, 500e12)};
+  c.records = {headline("z", RecordStatus::failed, 7e12),
+               headline("x", RecordStatus::failed, 300e12)};
   const std::vector<NamedReport> reports{{"a", a}, {"b", b}, {"c", c}};
   const std::vector<ComparisonRow> rows = compare_reports(reports);
   ASSERT_EQ(rows.size(), 3u);  // first-seen order: x, y (a), z (c)
   EXPECT_EQ(rows[0].first->id, "x");
   EXPECT_EQ(rows[1].first->id, "y");
-  EXPECT_EQ(rows[1].first->status, "skipped");  // from a, where y was first seen
+  EXPECT_EQ(rows[1].first->status, RecordStatus::skipped);  // from a, where y was first seen
   EXPECT_EQ(rows[2].first->id, "z");
   // x: 400, 500, 300 (failed still has a value): ratios 500/400 = 1.25, 300/400 = 0.75.
   ASSERT_EQ(rows[0].values.size(), 3u);

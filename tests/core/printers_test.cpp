@@ -58,10 +58,10 @@ Report one_record_report(double value) {
   Report r;
   Record rec;
   rec.id = "gemm/bf16/gpu0/square";
-  rec.family = "gemm";
+  rec.family = Family::gemm;
   rec.operation = "bf16";
   rec.target = "gpu0";
-  rec.status = "ok";
+  rec.status = RecordStatus::ok;
   rec.metrics = {{"throughput", value, "FLOP/s", ""}};
   r.records = {rec};
   return r;

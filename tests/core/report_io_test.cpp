@@ -15,7 +15,7 @@ Report sample_report() {
   r.command_line = {"gpusizer", "run", "--suite=quick"};
   r.started_at = "2026-11-30T10:00:00.000Z";
   r.finished_at = "2026-11-30T10:01:00.000Z";
-  r.status = "complete";
+  r.status = ReportStatus::complete;
   r.suite = "quick";
   r.host = {"node-1",
             "Debian GNU/Linux 12",
@@ -25,10 +25,10 @@ Report sample_report() {
             1,
             1ull << 34,
             InstanceType{"p5.48xlarge", "--instance-type"}};
-  Target cpu{"cpu",        "cpu",        "AMD EPYC", std::nullopt,         std::nullopt,
-             std::nullopt, std::nullopt, 1ull << 34, {{"logical_cpus", 2}}};
+  Target cpu{"cpu",        TargetKind::cpu, "AMD EPYC", std::nullopt,         std::nullopt,
+             std::nullopt, std::nullopt,    1ull << 34, {{"logical_cpus", 2}}};
   Target gpu{"gpu0",
-             "gpu",
+             TargetKind::gpu,
              "NVIDIA H200",
              "GPU-1234",
              0,
@@ -37,7 +37,7 @@ Report sample_report() {
              150ull << 30,
              {{"compute_capability", "9.0"}}};
   Target mig{"gpu0/mig-1g.18gb-gi7-ci0",
-             "mig",
+             TargetKind::mig,
              "NVIDIA H200 MIG 1g.18gb",
              "MIG-abcd",
              std::nullopt,
@@ -48,27 +48,27 @@ Report sample_report() {
   r.targets = {cpu, gpu, mig};
   Record rec;
   rec.id = "memory/stream_triad/cpu/bytes=1048576";
-  rec.family = "memory";
+  rec.family = Family::memory;
   rec.operation = "stream_triad";
   rec.target = "cpu";
   rec.parameters = {{"array_bytes", 1048576}};
-  rec.status = "ok";
+  rec.status = RecordStatus::ok;
   rec.metrics = {{"bandwidth", 1.5e10, "B/s", "3 x 8 B x N / median"}};
   rec.bytes_per_op = 3.0 * 1048576;
   rec.work_rule = "bytes = 3 x 8 B x N";
   Timing t;
-  t.timer = "steady_clock";
-  t.mode = "hot";
+  t.timer = Timer::steady_clock;
+  t.cache_mode = CacheMode::hot;
   t.ops_per_sample = 4;
   t.samples_seconds = {0.001, 0.0011, 0.0012};
   t.seconds_per_op = summarize(t.samples_seconds);
   t.measured_seconds = 0.0133;
   t.stop_reason = "converged";
   rec.timing = t;
-  rec.verification = {"passed", "scalar replay", "max rel error 0"};
+  rec.verification = {VerificationStatus::passed, "scalar replay", "max rel error 0"};
   rec.details = {{"threads", "2"}};
   TelemetryWindow w;
-  w.source = "nvml";
+  w.source = TelemetrySource::nvml;
   w.scope = "GPU board power (NVML)";
   w.duration_seconds = 1.5;
   w.sample_count = 60;
@@ -92,10 +92,10 @@ Report sample_report() {
   rec.load_average = LoadAverage{0.52, 1.75};
   Record skipped;
   skipped.id = "gemm/fp8_e4m3/cpu/square";
-  skipped.family = "gemm";
+  skipped.family = Family::gemm;
   skipped.operation = "fp8_e4m3";
   skipped.target = "cpu";
-  skipped.status = "skipped";
+  skipped.status = RecordStatus::skipped;
   skipped.reason = "OpenBLAS multiplies fp32 and fp64 only";
   skipped.started_at = "2026-11-30T10:00:02.000Z";
   r.records = {rec, skipped};

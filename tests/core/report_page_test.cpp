@@ -51,16 +51,16 @@ TEST(SvgChart, LinesOnALogAxisWithAPeakRule) {
 Record measured(const std::string& op, double value, std::optional<double> power) {
   Record r;
   r.id = "memory/" + op + "/gpu0";
-  r.family = "memory";
+  r.family = Family::memory;
   r.operation = op;
   r.target = "gpu0";
-  r.status = "ok";
+  r.status = RecordStatus::ok;
   r.parameters = {{"bytes", 1073741824}};
   r.metrics = {{"bandwidth", value, "B/s", ""}, {"fraction_of_peak", 0.5, "1", ""}};
-  r.verification.status = "passed";
+  r.verification.status = VerificationStatus::passed;
   if (power) {
     TelemetryWindow w;
-    w.source = "nvml";
+    w.source = TelemetrySource::nvml;
     w.power_mean_watts = power;
     r.telemetry = w;
   }
@@ -69,12 +69,12 @@ Record measured(const std::string& op, double value, std::optional<double> power
 
 TEST(ReportPage, SummaryChartsBlanksExplainedAndWarningsFolded) {
   Report report;
-  report.status = "stopped";
+  report.status = ReportStatus::stopped;
   report.suite = "quick";
   report.host.hostname = "ip-10-0-0-1";
   Target gpu;
   gpu.id = "gpu0";
-  gpu.kind = "gpu";
+  gpu.kind = TargetKind::gpu;
   gpu.name = "NVIDIA H100 80GB HBM3";
   report.targets = {gpu};
   report.records = {measured("d2d", 2e12, 300.0), measured("h2d_pinned", 50e9, std::nullopt)};

@@ -16,7 +16,7 @@ Provenance here() {
 Target gpu(const std::string& id, const std::string& model) {
   Target t;
   t.id = id;
-  t.kind = "gpu";
+  t.kind = TargetKind::gpu;
   t.name = model;
   return t;
 }
@@ -24,10 +24,10 @@ Target gpu(const std::string& id, const std::string& model) {
 Record record(const std::string& id) {
   Record r;
   r.id = id;
-  r.family = "memory";
+  r.family = Family::memory;
   r.operation = "stream_triad";
   r.target = "cpu";
-  r.status = "skipped";
+  r.status = RecordStatus::skipped;
   r.reason = "test";
   return r;
 }
@@ -38,7 +38,7 @@ Report legacy_stopped_report() {
   r.tool = {"gpusizer", "0.1.0", "abc123"};
   r.started_at = "2026-11-30T10:00:00.000Z";
   r.finished_at = "2026-11-30T10:01:00.000Z";
-  r.status = "stopped";
+  r.status = ReportStatus::stopped;
   r.suite = "quick";
   r.host.hostname = "node-1";
   r.records = {record("a"), record("b")};
@@ -88,11 +88,11 @@ TEST(History, AReportWithoutHistoryGetsAnEntryForItsRunAndLosesTheStaleStopWarni
   ASSERT_EQ(r.history.size(), 2u);
   const RunSession& first = r.history[0];
   EXPECT_EQ(first.started_at, "2026-11-30T10:00:00.000Z");
-  EXPECT_EQ(first.status, "stopped");
+  EXPECT_EQ(first.status, ReportStatus::stopped);
   EXPECT_EQ(first.stop_reason, "interrupted by signal SIGTERM");
   EXPECT_EQ(first.records, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(r.warnings, (std::vector<std::string>{"GPUs: none"}));
-  EXPECT_EQ(r.history[1].status, "running");
+  EXPECT_EQ(r.history[1].status, ReportStatus::running);
   EXPECT_EQ(r.history[1].started_at, "2026-11-30T11:00:00.000Z");
 }
 
@@ -100,12 +100,12 @@ TEST(History, EachRunListsOnlyTheRecordsItAdded) {
   Report r = legacy_stopped_report();
   open_session(r, here(), "2026-11-30T11:00:00.000Z", "");
   r.records.push_back(record("c"));
-  update_session(r, "running", "", "");
+  update_session(r, ReportStatus::running, "", "");
   EXPECT_EQ(r.history[1].records, (std::vector<std::string>{"c"}));
   r.records.push_back(record("d"));
-  update_session(r, "complete", "", "2026-11-30T11:05:00.000Z");
+  update_session(r, ReportStatus::complete, "", "2026-11-30T11:05:00.000Z");
   EXPECT_EQ(r.history[1].records, (std::vector<std::string>{"c", "d"}));
-  EXPECT_EQ(r.history[1].status, "complete");
+  EXPECT_EQ(r.history[1].status, ReportStatus::complete);
   EXPECT_EQ(r.history[0].records, (std::vector<std::string>{"a", "b"}));
 }
 
@@ -113,7 +113,7 @@ TEST(History, ANewReportStartsWithItsOwnEntryOnly) {
   Report r;
   open_session(r, here(), "2026-11-30T12:00:00.000Z", "");
   ASSERT_EQ(r.history.size(), 1u);
-  EXPECT_EQ(r.history[0].status, "running");
+  EXPECT_EQ(r.history[0].status, ReportStatus::running);
   EXPECT_EQ(r.history[0].hostname, "node-1");
 }
 
@@ -121,10 +121,10 @@ TEST(History, ARunThatWasKilledIsRecordedAsStoppedByTheNextOne) {
   Report r;
   open_session(r, here(), "2026-11-30T12:00:00.000Z", "");
   r.records.push_back(record("a"));
-  update_session(r, "running", "", "");  // its last checkpoint before kill -9
+  update_session(r, ReportStatus::running, "", "");  // its last checkpoint before kill -9
   open_session(r, here(), "2026-11-30T12:10:00.000Z", "");
   ASSERT_EQ(r.history.size(), 2u);
-  EXPECT_EQ(r.history[0].status, "stopped");
+  EXPECT_EQ(r.history[0].status, ReportStatus::stopped);
   EXPECT_EQ(r.history[0].stop_reason, "ended without finishing the report (killed)");
   EXPECT_EQ(r.history[0].records, std::vector<std::string>{"a"});
   forget_earlier_record(r, "a");  // measured again by this run
@@ -135,12 +135,12 @@ TEST(History, RoundTripsThroughJsonAndRejectsUnknownFields) {
   Report r = legacy_stopped_report();
   open_session(r, here(), "2026-11-30T11:00:00.000Z", "host \"x\" (report) vs \"y\" (here)");
   note_session_devices(r, {gpu("gpu0", "NVIDIA H200")});
-  update_session(r, "empty", "", "2026-11-30T11:05:00.000Z");
-  r.status = "empty";
+  update_session(r, ReportStatus::empty, "", "2026-11-30T11:05:00.000Z");
+  r.status = ReportStatus::empty;
   nlohmann::json j = to_json(r);
   Report back = report_from_json(JsonInput(j, "r.json"));
   ASSERT_EQ(back.history.size(), 2u);
-  EXPECT_EQ(back.status, "empty");
+  EXPECT_EQ(back.status, ReportStatus::empty);
   EXPECT_EQ(back.history[1].differs, "host \"x\" (report) vs \"y\" (here)");
   EXPECT_EQ(back.history[1].devices, (std::vector<std::string>{"gpu0: NVIDIA H200"}));
   EXPECT_EQ(back.history[0].stop_reason, "interrupted by signal SIGTERM");

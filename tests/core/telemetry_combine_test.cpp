@@ -18,7 +18,7 @@ namespace {
 // Every optional set, every string and list non-empty, every conditional key written.
 TelemetryWindow window_a() {
   TelemetryWindow w;
-  w.source = "nvml";
+  w.source = TelemetrySource::nvml;
   w.scope = "GPU board power (NVML)";
   w.unavailable_reason = "reason a";
   w.duration_seconds = 1;
@@ -67,7 +67,7 @@ TelemetryWindow window_a() {
 // A different value in every field (booleans the opposite of a's where a rule tells them apart).
 TelemetryWindow window_b() {
   TelemetryWindow w;
-  w.source = "nvml";
+  w.source = TelemetrySource::nvml;
   w.scope = "GPU board power (NVML) b";
   w.unavailable_reason = "reason b";
   w.duration_seconds = 3;
@@ -202,7 +202,8 @@ TEST(TelemetryCombine, EveryFieldSurvivesOverTime) {
 
 TEST(TelemetryCombine, EveryFieldSurvivesAcrossDevices) {
   TelemetryWindow b = window_b();
-  b.source = "unavailable";  // one device without a reading makes the sum's source unavailable
+  b.source = TelemetrySource::unavailable;  // one device without a reading makes the sum's source
+                                            // unavailable
   const nlohmann::json expected = {
       {"source", "unavailable"},
       {"scope", "GPU board power (NVML), sum over 2 devices"},
@@ -294,10 +295,10 @@ TEST(TelemetryCombine, MeansWithoutDurationTakeTheFirstValue) {
 
 TEST(TelemetryCombine, ReasonSharesCountOnlyWindowsThatReadThem) {
   TelemetryWindow a = window_a(), b = window_b();
-  b.source = "unavailable";  // its shares are not NVML samples
+  b.source = TelemetrySource::unavailable;  // its shares are not NVML samples
   const auto shares = combine_over_time({a, b}).throttle_reason_shares;
   EXPECT_EQ(shares, (std::map<std::string, double>{{"sw_power_cap", 0.5}, {"gpu_idle", 0.25}}));
-  a.source = "rapl";
+  a.source = TelemetrySource::rapl;
   EXPECT_TRUE(combine_over_time({a, b}).throttle_reason_shares.empty());
 }
 
@@ -334,7 +335,7 @@ TEST(TelemetryCombine, RepetitionsOfOneCase) {
 
 TEST(TelemetryCombine, DevicesObservedTogether) {
   TelemetryWindow a, b;
-  a.source = b.source = "nvml";
+  a.source = b.source = TelemetrySource::nvml;
   a.scope = b.scope = "GPU board power (NVML)";
   a.duration_seconds = 2.0;
   b.duration_seconds = 2.1;

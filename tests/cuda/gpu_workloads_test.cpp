@@ -28,12 +28,12 @@ class GpuTest : public ::testing::Test {
     const double t = w.run(3);
     EXPECT_GT(t, 0);
     const VerificationResult ok = w.verify();
-    EXPECT_EQ(ok.status, "passed") << ok.detail;
+    EXPECT_EQ(ok.status, VerificationStatus::passed) << ok.detail;
     auto* c = dynamic_cast<cuda::CorruptibleOutput*>(&w);
     ASSERT_NE(c, nullptr);
     c->corrupt_output_for_test();
     const VerificationResult bad = w.verify();
-    EXPECT_EQ(bad.status, "failed") << bad.detail;
+    EXPECT_EQ(bad.status, VerificationStatus::failed) << bad.detail;
   }
 
   GpuDiscovery gpus_;
@@ -119,7 +119,8 @@ TEST_F(GpuTest, P2pMatrixWhenTwoGpus) {
     auto all = mg.all_to_host(AllHostCase{to_device, 1 << 20});
     all->warm_up();
     all->run(2);
-    EXPECT_EQ(all->verify().status, "passed") << (to_device ? "host -> GPUs" : "GPUs -> host");
+    EXPECT_EQ(all->verify().status, VerificationStatus::passed)
+        << (to_device ? "host -> GPUs" : "GPUs -> host");
   }
 }
 
@@ -130,7 +131,7 @@ TEST_F(GpuTest, CollectivesVerifyExactlyWhenTwoGpus) {
     auto w = gpus_.collectives->collective(CollectiveCase{c, 1 << 20, Dtype::f32});
     w->warm_up();
     w->run(2);
-    EXPECT_EQ(w->verify().status, "passed") << to_string(c);
+    EXPECT_EQ(w->verify().status, VerificationStatus::passed) << to_string(c);
     EXPECT_DOUBLE_EQ(w->work_per_op().bus_bandwidth_factor, busbw_factor(c, 2));
   }
 }

@@ -7,7 +7,7 @@ namespace {
 
 TEST(CpuBackend, TargetAndCapabilities) {
   auto backend = make_cpu_backend();
-  EXPECT_EQ(backend->target().kind, "cpu");
+  EXPECT_EQ(backend->target().kind, TargetKind::cpu);
   EXPECT_EQ(backend->copy_kinds(), std::vector<CopyKind>{CopyKind::host_to_host});
   EXPECT_EQ(backend->gemm_dtypes(), (std::vector<Dtype>{Dtype::f64, Dtype::f32}));
 }
@@ -16,13 +16,13 @@ TEST(CpuBackend, FactoriesServeTinyCases) {
   auto backend = make_cpu_backend();
   auto s = backend->stream(StreamCase{StreamOp::add, 4096});
   s->run(1);
-  EXPECT_EQ(s->verify().status, "passed");
+  EXPECT_EQ(s->verify().status, VerificationStatus::passed);
   auto c = backend->copy(CopyCase{CopyKind::host_to_host, HostMemory::pageable, 4096});
   c->run(1);
-  EXPECT_EQ(c->verify().status, "passed");
+  EXPECT_EQ(c->verify().status, VerificationStatus::passed);
   auto g = backend->gemm(GemmCase{16, 16, 16, Dtype::f32, "square"});
   g->run(1);
-  EXPECT_EQ(g->verify().status, "passed");
+  EXPECT_EQ(g->verify().status, VerificationStatus::passed);
 }
 
 TEST(CpuBackend, DeviceCopiesAreUnsupportedWithReason) {

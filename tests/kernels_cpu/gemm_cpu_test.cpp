@@ -17,7 +17,7 @@ TEST(GemmCpu, Fp32AndFp64RunAndVerify) {
     w.warm_up();
     EXPECT_GT(w.run(2), 0.0);
     const VerificationResult v = w.verify();
-    EXPECT_EQ(v.status, "passed") << to_string(d) << ": " << v.detail;
+    EXPECT_EQ(v.status, VerificationStatus::passed) << to_string(d) << ": " << v.detail;
     EXPECT_FALSE(w.details().at("openblas_threads").empty());
   }
 }
@@ -36,14 +36,14 @@ TEST(GemmCpu, PlantedCorruptionFails) {
     w.run(1);
     w.corrupt_output_for_test();
     const VerificationResult v = w.verify();
-    EXPECT_EQ(v.status, "failed") << to_string(d);
+    EXPECT_EQ(v.status, VerificationStatus::failed) << to_string(d);
     EXPECT_NE(v.detail.find("C[0][0]"), std::string::npos) << v.detail;
   }
 }
 
 TEST(GemmCpu, NeverRunOutputIsPoisoned) {
   GemmCpu w(odd_case(Dtype::f32), 1);
-  EXPECT_EQ(w.verify().status, "failed");
+  EXPECT_EQ(w.verify().status, VerificationStatus::failed);
 }
 
 TEST(GemmCpu, ErrorBoundIsGammaK) {

@@ -129,7 +129,7 @@ TEST(Filesystem, ATmpfsFolderIsFlagged) {
   EXPECT_EQ(d.at("io_filesystem"), "tmpfs");
   EXPECT_NE(d.at("io_filesystem_warning").find("RAM"), std::string::npos);
   EXPECT_EQ(d.at("page_cache_drop_worked"), "no");
-  EXPECT_EQ(w.mode(), "hot");
+  EXPECT_EQ(w.mode(), CacheMode::hot);
 }
 
 }  // namespace

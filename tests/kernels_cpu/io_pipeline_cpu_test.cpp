@@ -46,7 +46,7 @@ TEST_F(IoDir, ReadsWholeFileVerifiesAndReportsStages) {
     w.warm_up();
     EXPECT_GT(w.run(2), 0.0);
     const VerificationResult v = w.verify();
-    EXPECT_EQ(v.status, "passed") << v.detail;
+    EXPECT_EQ(v.status, VerificationStatus::passed) << v.detail;
     EXPECT_EQ(w.work_per_op().bytes, static_cast<double>(bytes));
     const auto d = w.details();
     EXPECT_TRUE(d.at("io_mode") == kIoModeDirect || d.at("io_mode") == kIoModeDropped ||
@@ -71,17 +71,17 @@ TEST_F(IoDir, UnalignedChunkFallsBackToBufferedReads) {
   IoPipelineCpu w(IoCase{dir_, 100000, 1000, 2, false});
   EXPECT_NE(w.io_mode(), kIoModeDirect);
   w.run(1);
-  EXPECT_EQ(w.verify().status, "passed") << w.verify().detail;
+  EXPECT_EQ(w.verify().status, VerificationStatus::passed) << w.verify().detail;
   EXPECT_NE(w.details().at("io_mode_note").find("multiple of 4096"), std::string::npos);
 }
 
 TEST_F(IoDir, CorruptedFileIsDetected) {
   IoPipelineCpu w(IoCase{dir_, 256 << 10, 16 << 10, 4, false});
   w.run(1);
-  ASSERT_EQ(w.verify().status, "passed");
+  ASSERT_EQ(w.verify().status, VerificationStatus::passed);
   w.corrupt_file_for_test();
   w.run(1);
-  EXPECT_EQ(w.verify().status, "failed");
+  EXPECT_EQ(w.verify().status, VerificationStatus::failed);
 }
 
 TEST_F(IoDir, MissingDirectoryIsAnInputErrorNamingIt) {

@@ -10,7 +10,7 @@ TEST(MemcpyCpu, RunsVerifiesAndCountsBytesOnce) {
   w.warm_up();
   EXPECT_GT(w.run(4), 0.0);
   const VerificationResult v = w.verify();
-  EXPECT_EQ(v.status, "passed") << v.detail;
+  EXPECT_EQ(v.status, VerificationStatus::passed) << v.detail;
   EXPECT_EQ(w.work_per_op().bytes, 1000003.0);
   EXPECT_EQ(w.details().at("threads"), "1");
 }
@@ -20,14 +20,14 @@ TEST(MemcpyCpu, FlippedByteIsFoundAtItsOffset) {
   w.run(1);
   w.corrupt_output_for_test();  // flips byte 1000003 / 2 = 500001
   const VerificationResult v = w.verify();
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, VerificationStatus::failed);
   EXPECT_NE(v.detail.find("1 of 1000003 bytes differ; first at offset 500001"), std::string::npos)
       << v.detail;
 }
 
 TEST(MemcpyCpu, NotRunMeansDestinationStillPoisoned) {
   MemcpyCpu w(CopyCase{CopyKind::host_to_host, HostMemory::pageable, 4096});
-  EXPECT_EQ(w.verify().status, "failed");
+  EXPECT_EQ(w.verify().status, VerificationStatus::failed);
 }
 
 TEST(MemcpyCpu, ZeroBytesIsAnInputError) {

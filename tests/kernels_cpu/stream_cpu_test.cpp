@@ -21,8 +21,8 @@ TEST(StreamCpu, EveryKernelRunsAndVerifies) {
     w.warm_up();
     EXPECT_GT(w.run(3), 0.0) << to_string(op);
     const VerificationResult v = w.verify();
-    EXPECT_EQ(v.status, "passed") << to_string(op) << ": " << v.detail;
-    EXPECT_EQ(w.timer(), "steady_clock");
+    EXPECT_EQ(v.status, VerificationStatus::passed) << to_string(op) << ": " << v.detail;
+    EXPECT_EQ(w.timer(), Timer::steady_clock);
   }
 }
 
@@ -32,13 +32,13 @@ TEST(StreamCpu, PlantedCorruptionFails) {
     w.run(2);
     w.corrupt_output_for_test();
     const VerificationResult v = w.verify();
-    EXPECT_EQ(v.status, "failed") << to_string(op) << ": " << v.detail;
+    EXPECT_EQ(v.status, VerificationStatus::failed) << to_string(op) << ": " << v.detail;
   }
 }
 
 TEST(StreamCpu, VerifyBeforeAnyRunFails) {
   StreamCpu w(pool(), StreamCase{StreamOp::triad, 800});
-  EXPECT_EQ(w.verify().status, "failed");
+  EXPECT_EQ(w.verify().status, VerificationStatus::failed);
 }
 
 TEST(StreamCpu, ByteCountsFollowBabelStreamWeights) {
@@ -68,7 +68,7 @@ TEST(StreamCpu, DotDetailHoldsTheHandComputedSum) {
   StreamCpu w(pool(), StreamCase{StreamOp::dot, kElements * 8});
   w.run(1);
   const VerificationResult v = w.verify();
-  ASSERT_EQ(v.status, "passed") << v.detail;
+  ASSERT_EQ(v.status, VerificationStatus::passed) << v.detail;
   EXPECT_NE(v.detail.find("expected 3.8515"), std::string::npos) << v.detail;
 }
 

@@ -62,7 +62,7 @@ std::string h100_report() {
 }
 
 json recommend_json(RecommendOptions o) {
-  o.format = "json";
+  o.format = gpusizer::TextFormat::json;
   std::ostringstream out;
   run_recommend(o, out);
   return json::parse(out.str());
@@ -369,7 +369,7 @@ TEST(SizingAwsImport, AcceleratorNamesMatchCaseInsensitivelyByFamilyAndAlias) {
   run_catalog(o, out);
   EXPECT_NE(out.str().find("$55.04 stale"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("$30.33 illustrative stale"), std::string::npos);
-  o.format = "json";
+  o.format = gpusizer::TextFormat::json;
   std::ostringstream j;
   run_catalog(o, j);
   auto doc = json::parse(j.str());

@@ -18,13 +18,13 @@ CapabilityTable test_table(const Catalog& catalog) {
   auto g1 = gpu_target("gpu1", "Test GPU");
   auto gemm0 = record("gemm/bf16/gpu0", "gemm", "bf16", "gpu0", "throughput", 100e12, "FLOP/s");
   gemm0.telemetry = gpusizer::TelemetryWindow{};
-  gemm0.telemetry->source = "nvml";
+  gemm0.telemetry->source = gpusizer::TelemetrySource::nvml;
   gemm0.telemetry->power_mean_watts = 500;
   auto gemm1 = record("gemm/bf16/gpu1", "gemm", "bf16", "gpu1", "throughput", 90e12, "FLOP/s");
   auto gemm1_small =
       record("gemm/bf16/gpu1/small", "gemm", "bf16", "gpu1", "throughput", 40e12, "FLOP/s");
   auto bad = record("gemm/bf16/gpu1/bad", "gemm", "bf16", "gpu1", "throughput", 900e12, "FLOP/s");
-  bad.verification.status = "failed";  // never used
+  bad.verification.status = gpusizer::VerificationStatus::failed;  // never used
   auto triad =
       record("memory/triad/gpu0", "memory", "stream_triad", "gpu0", "bandwidth", 2e12, "B/s");
   auto h2d = record("memory/h2d/gpu0", "memory", "h2d_pinned", "gpu0", "bandwidth", 50e9, "B/s");
@@ -188,7 +188,7 @@ TEST(SizingEngine, CpuOptionScalesPerVcpuAndIsNamedWhenCheapest) {
   auto c = catalog();
   gpusizer::Target cpu;
   cpu.id = "cpu";
-  cpu.kind = "cpu";
+  cpu.kind = gpusizer::TargetKind::cpu;
   cpu.name = "test cpu";
   auto gemm = record("gemm/fp32/cpu", "gemm", "bf16", "cpu", "throughput", 2e12, "FLOP/s");
   auto path = save("cpu-report.json", report_with({cpu}, {gemm}));  // host: 8 logical CPUs
@@ -215,7 +215,7 @@ TEST(SizingEngine, CpuSizesReducedPrecisionWorkWithItsFp32Rate) {
   auto c = catalog();
   gpusizer::Target cpu;
   cpu.id = "cpu";
-  cpu.kind = "cpu";
+  cpu.kind = gpusizer::TargetKind::cpu;
   cpu.name = "test cpu";
   // What a real CPU report holds: fp32 (and fp64) GEMM only.
   auto fp32 = record("gemm/fp32/cpu", "gemm", "fp32", "cpu", "throughput", 4e11, "FLOP/s");
@@ -242,7 +242,7 @@ TEST(SizingEngine, ACheaperEstimateIsNamedAndTheCpuClaimStaysTrue) {
   auto c = catalog();
   gpusizer::Target cpu;
   cpu.id = "cpu";
-  cpu.kind = "cpu";
+  cpu.kind = gpusizer::TargetKind::cpu;
   cpu.name = "test cpu";
   auto gemm = record("gemm/fp32/cpu", "gemm", "fp32", "cpu", "throughput", 2e12, "FLOP/s");
   auto path = save("cpu-only-report.json", report_with({cpu}, {gemm}));  // 8 logical CPUs
@@ -261,7 +261,7 @@ TEST(SizingEngine, ACheaperEstimateIsNamedAndTheCpuClaimStaysTrue) {
   EXPECT_DOUBLE_EQ(plan.rows.front().cost.usd_per_month, 2920.0);
   const PlanRow* cpu_row = row(plan, "c1.large", "on_demand");
   ASSERT_NE(cpu_row, nullptr);
-  EXPECT_EQ(cpu_row->label, "scaled");
+  EXPECT_EQ(cpu_row->label, gpusizer::PlanLabel::scaled);
   EXPECT_DOUBLE_EQ(cpu_row->cost.usd_per_month, 73000.0);
   bool top = false;
   bool cpu_dearer = false;

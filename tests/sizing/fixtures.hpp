@@ -29,7 +29,7 @@ inline std::string write_json(const std::string& name, const nlohmann::json& j) 
 inline gpusizer::Target gpu_target(const std::string& id, const std::string& name) {
   gpusizer::Target t;
   t.id = id;
-  t.kind = "gpu";
+  t.kind = gpusizer::TargetKind::gpu;
   t.name = name;
   t.memory_bytes = 80ull << 30;
   return t;
@@ -40,7 +40,7 @@ inline gpusizer::Target mig_target(const std::string& id, const std::string& mod
                                    const std::string& profile, const std::string& parent) {
   gpusizer::Target t;
   t.id = id;
-  t.kind = "mig";
+  t.kind = gpusizer::TargetKind::mig;
   t.name = model + " MIG " + profile;
   t.parent = parent;
   t.mig_profile = profile;
@@ -52,10 +52,10 @@ inline gpusizer::Record record(const std::string& id, const std::string& family,
                                const std::string& metric, double value, const std::string& unit) {
   gpusizer::Record r;
   r.id = id;
-  r.family = family;
+  r.family = *gpusizer::parse<gpusizer::Family>(family);
   r.operation = operation;
   r.target = target;
-  r.status = "ok";
+  r.status = gpusizer::RecordStatus::ok;
   r.metrics.push_back({metric, value, unit, "test"});
   r.started_at = "2026-01-01T00:00:00Z";
   return r;
@@ -67,7 +67,7 @@ inline gpusizer::Report report_with(std::vector<gpusizer::Target> targets,
   rep.tool.version = "0.1.0";
   rep.tool.git_revision = "test";
   rep.started_at = "2026-01-01T00:00:00Z";
-  rep.status = "complete";
+  rep.status = gpusizer::ReportStatus::complete;
   rep.suite = "quick";
   rep.host.logical_cpus = 8;
   rep.targets = std::move(targets);

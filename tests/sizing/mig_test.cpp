@@ -155,7 +155,7 @@ TEST(SizingMig, SliceNamedLikeCudaAndNvmlNameItMapsToItsModel) {
   gpusizer::Target slice = mig_target("gpu0/mig-1g.18gb-gi7-ci0", "Test GPU", "1g.18gb", "gpu0");
   auto gemm = record("gemm/bf16/gpu0/mig-1g.18gb-gi7-ci0", "gemm", "bf16", slice.id, "throughput",
                      20e12, "FLOP/s");
-  gemm.mig_mode = "concurrent";
+  gemm.concurrency = gpusizer::Concurrency::concurrent;
   auto path = save("mig-slice-only.json", report_with({slice}, {gemm}));
   auto table = build_capabilities({load_report_file(path)}, c);
   EXPECT_TRUE(table.warnings.empty()) << table.warnings.front();

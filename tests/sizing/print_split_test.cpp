@@ -147,7 +147,7 @@ Plan one_row_plan() {
   r.cost.instances = 4;
   r.cost.needed_replicas = 3;
   r.cost.spare_replicas = 1;
-  r.cost.spare_unit = "instances";
+  r.cost.spare_unit = gpusizer::SpareUnit::instances;
   r.cost.spare_usd_per_hour = 10;
   r.cost.price = {39.33, "test", "2026-01-01", "", false, std::nullopt};
   p.rows = {r};

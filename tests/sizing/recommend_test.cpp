@@ -20,7 +20,7 @@ std::string h100_report() {
   auto gemm = record("gemm/bf16/8192", "gemm", "bf16", "gpu0", "throughput", 700e12, "FLOP/s");
   gemm.parameters = {{"m", 8192}, {"n", 8192}, {"k", 8192}};
   gemm.telemetry = gpusizer::TelemetryWindow{};
-  gemm.telemetry->source = "nvml";
+  gemm.telemetry->source = gpusizer::TelemetrySource::nvml;
   gemm.telemetry->scope = "GPU board power (NVML)";
   gemm.telemetry->power_mean_watts = 600;
   return save("h100-report.json", report_with({t}, {gemm}));
@@ -69,7 +69,7 @@ TEST(SizingRecommend, TableAndPlanJsonWithEvidence) {
     p5e = p5e || (e["instance_type"] == "p5e.48xlarge" && e.value("option", "") == "on_demand");
   EXPECT_TRUE(p5e);
   // Markdown for a ticket.
-  o.format = "md";
+  o.format = gpusizer::TextFormat::md;
   o.out.clear();
   std::ostringstream md;
   run_recommend(o, md);
@@ -94,6 +94,6 @@ TEST(SizingRecommend, CatalogListingAndImport) {
   run_catalog(o, cheap);
   EXPECT_NE(cheap.str().find("c7i.xlarge"), std::string::npos);  // $0.1785
   EXPECT_EQ(cheap.str().find("m7i.xlarge"), std::string::npos);  // $0.2016
-  o.format = "xml";
+  o.format = gpusizer::TextFormat::csv;                          // recommend only
   EXPECT_THROW(run_catalog(o, cheap), gpusizer::InputError);
 }

@@ -82,7 +82,7 @@ TEST(SizingSpan, SixtyFourGpusOnP5SpanEightInstancesAndTheNetworkBinds) {
   EXPECT_EQ(p5->instances_per_replica, 8);
   EXPECT_EQ(p5->replicas_per_instance, 0);
   EXPECT_EQ(p5->binding, "collectives (inter-node)");
-  EXPECT_EQ(p5->label, "measured");
+  EXPECT_EQ(p5->label, gpusizer::PlanLabel::measured);
   EXPECT_NEAR(p5->units_per_second_per_replica, 1e10 / 1.4e5, 1e-6);
   EXPECT_NEAR(p5->units_per_second_per_instance, 1e10 / 1.4e5 / 8, 1e-6);
   EXPECT_EQ(p5->cost.needed_replicas, 7);
@@ -127,7 +127,7 @@ TEST(SizingSpan, WithoutAMultiNodeReportTheNetworkIsEstimatedAndSaysSo) {
   ASSERT_NE(p5, nullptr);
   EXPECT_EQ(p5->instances_per_replica, 8);
   EXPECT_TRUE(p5->estimated);
-  EXPECT_EQ(p5->label, "estimated");
+  EXPECT_EQ(p5->label, gpusizer::PlanLabel::estimated);
   EXPECT_NE(p5->basis.find("collectives (inter-node): no multi-node report measured all_reduce; "
                            "network 400.0 GB/s (catalog) x efficiency 0.6 (stated default)"),
             std::string::npos)

@@ -20,8 +20,8 @@ namespace {
 
 gpusizer::Record timed(gpusizer::Record r, std::vector<double> seconds) {
   gpusizer::Timing t;
-  t.timer = "cuda_events";
-  t.mode = "hot";
+  t.timer = gpusizer::Timer::cuda_events;
+  t.cache_mode = gpusizer::CacheMode::hot;
   t.samples_seconds = seconds;
   t.seconds_per_op = gpusizer::summarize(seconds);
   for (double s : seconds) t.measured_seconds += s;
@@ -243,7 +243,7 @@ TEST(SizingSpread, MigSlicesCarryTheSpreadOfTheirRecords) {
   auto rec =
       timed(record("gemm/bf16/mig0", "gemm", "bf16", "gpu0/mig0", "throughput", 100e12, "FLOP/s"),
             kNoisy);
-  rec.mig_mode = "isolated";
+  rec.concurrency = gpusizer::Concurrency::isolated;
   auto path = save("spread-mig.json", report_with({parent, slice}, {rec}));
   auto table = build_capabilities({load_report_file(path)}, c);
   auto w = mig_workload_json();

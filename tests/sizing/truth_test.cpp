@@ -99,7 +99,7 @@ TEST(SizingTruth, CpuRowsScaledFromAnotherMachineAreLabelledAndRankedAsEstimates
   auto c = catalog(cj);
   gpusizer::Target cpu;
   cpu.id = "cpu";
-  cpu.kind = "cpu";
+  cpu.kind = gpusizer::TargetKind::cpu;
   cpu.name = "test cpu";
   auto gemm = record("gemm/fp32/cpu", "gemm", "fp32", "cpu", "throughput", 1e12, "FLOP/s");
   auto rep = report_with({cpu}, {gemm});
@@ -115,14 +115,14 @@ TEST(SizingTruth, CpuRowsScaledFromAnotherMachineAreLabelledAndRankedAsEstimates
   // $730/month, label measured.
   const PlanRow* large = row(plan, "c1.large", "on_demand");
   ASSERT_NE(large, nullptr);
-  EXPECT_EQ(large->label, "measured");
+  EXPECT_EQ(large->label, gpusizer::PlanLabel::measured);
   EXPECT_NEAR(large->units_per_second_per_replica, 10.0, 1e-9);
   EXPECT_DOUBLE_EQ(large->cost.usd_per_month, 730.0);
   // c1.xlarge: 8 / 4 vCPUs x 1e12 = 2e12 -> 20 req/s; ceil(10 / 14) = 1 x $0.9 = $657/month:
   // cheaper, but scaled, so it ranks after the measured row and the summary names it.
   const PlanRow* xlarge = row(plan, "c1.xlarge", "on_demand");
   ASSERT_NE(xlarge, nullptr);
-  EXPECT_EQ(xlarge->label, "scaled");
+  EXPECT_EQ(xlarge->label, gpusizer::PlanLabel::scaled);
   EXPECT_FALSE(xlarge->estimated);
   EXPECT_NEAR(xlarge->units_per_second_per_replica, 20.0, 1e-9);
   EXPECT_DOUBLE_EQ(xlarge->cost.usd_per_month, 657.0);
@@ -162,7 +162,7 @@ TEST(SizingTruth, SpareCapacityAndRedundancyInInstancesOrReplicas) {
   EXPECT_EQ(t8->cost.instances, 2);
   EXPECT_EQ(t8->cost.spare_accelerators, 14);
   EXPECT_DOUBLE_EQ(t8->cost.spare_usd_per_hour, 140.0);
-  EXPECT_EQ(t8->cost.spare_unit, "accelerators");
+  EXPECT_EQ(t8->cost.spare_unit, gpusizer::SpareUnit::accelerators);
   // N+1 replicas: t1.x ceil((2 + 1) / 1) = 3 (same); t8.x ceil(3 / 8) = 1 instance, $80/h,
   // 8 - 2 = 6 spare GPUs, 6 x $10 = $60/h.
   w["redundancy_unit"] = "replicas";

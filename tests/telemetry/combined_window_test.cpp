@@ -63,7 +63,7 @@ TEST_F(CombinedWindow, FirstGpuAloneIsClean) {
 TEST_F(CombinedWindow, ErrorsOnTheSecondGpuReachTheSum) {
   bench::CombinedProbe both({gpu0_.get(), gpu1_.get()});
   const auto w = window(both);
-  EXPECT_EQ(w.source, "nvml");
+  EXPECT_EQ(w.source, TelemetrySource::nvml);
   EXPECT_NE(w.scope.find("sum over 2 devices"), std::string::npos) << w.scope;
   // 100 W + 200 W for 10 s of virtual time (the energy counters).
   ASSERT_TRUE(w.energy_joules);
@@ -123,7 +123,7 @@ TEST(RecordFlags, GemmAtThePowerCapIsPowerCappedNotThrottled) {
 
   bench::BenchCase c;
   c.id = "gemm/bf16/gpu1";
-  c.family = "gemm";
+  c.family = Family::gemm;
   c.operation = "bf16";
   c.targets = {"gpu1"};
   bench::CaseOutcome o;
@@ -135,7 +135,7 @@ TEST(RecordFlags, GemmAtThePowerCapIsPowerCappedNotThrottled) {
   s.stop_reason = "converged";
   o.repetitions = {s, s};
   o.work = {0, 2.0 * 8192 * 8192 * 8192, "FLOP = 2 M N K", "flops"};
-  o.verification = {"passed", "vs reference", "ok"};
+  o.verification = {VerificationStatus::passed, "vs reference", "ok"};
   o.windows = {w, w};  // two repetitions: the flags survive the merge
   const Record r = bench::build_record(c, o, bench::SamplingPolicy{});
   const auto has = [&](const char* flag) {
@@ -149,13 +149,13 @@ TEST(RecordFlags, GemmAtThePowerCapIsPowerCappedNotThrottled) {
 
 TEST(RecordFlags, EnergyCounterDisagreementBecomesARecordFlag) {
   TelemetryWindow w;
-  w.source = "nvml";
+  w.source = TelemetrySource::nvml;
   w.scope = "GPU board power (NVML)";
   w.energy_joules = 10;
   w.energy_counter_disagrees = true;
   bench::BenchCase c;
   c.id = "gemm/bf16/gpu0";
-  c.family = "gemm";
+  c.family = Family::gemm;
   c.operation = "bf16";
   c.targets = {"gpu0"};
   bench::CaseOutcome o;
@@ -164,7 +164,7 @@ TEST(RecordFlags, EnergyCounterDisagreementBecomesARecordFlag) {
   s.total_ops = 1;
   s.stop_reason = "converged";
   o.repetitions = {s};
-  o.verification = {"passed", "vs reference", "ok"};
+  o.verification = {VerificationStatus::passed, "vs reference", "ok"};
   o.windows = {w};
   const Record r = bench::build_record(c, o, bench::SamplingPolicy{});
   EXPECT_NE(std::find(r.flags.begin(), r.flags.end(), "energy_counter_disagrees"), r.flags.end());

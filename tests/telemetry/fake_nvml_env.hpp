@@ -66,7 +66,7 @@ inline void use_legacy_fake_nvml(const std::string& scenario, double virtual_tim
 inline Target gpu_target(int index, const std::string& uuid) {
   Target t;
   t.id = "gpu" + std::to_string(index);
-  t.kind = "gpu";
+  t.kind = TargetKind::gpu;
   t.index = index;
   t.uuid = uuid;
   return t;

@@ -168,7 +168,7 @@ TEST(GpuReader, UnsupportedMemoryHealthCountersAreNotesNotErrors) {
   auto fake = open_fake("errors.json");
   GpuReader reader(fake.nvml, fake.gpus[0].handle);
   const auto w = memory_window(reader, 1.0, 3.0);
-  EXPECT_EQ(w.source, "nvml");
+  EXPECT_EQ(w.source, TelemetrySource::nvml);
   EXPECT_FALSE(w.remapped_rows_corrected_delta.has_value());
   EXPECT_FALSE(w.remapped_rows_uncorrected_delta.has_value());
   EXPECT_FALSE(w.retired_pages_delta.has_value());

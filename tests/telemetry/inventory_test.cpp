@@ -13,9 +13,9 @@ TEST(NvmlInventory, ListsMigSlicesByProfileUnderTheirParent) {
   ASSERT_TRUE(inv.available) << inv.unavailable_reason;
   ASSERT_EQ(inv.gpus.size(), 2u);
   EXPECT_EQ(inv.gpus[0].id, "gpu0");
-  EXPECT_EQ(inv.gpus[0].mig_mode, "enabled");
-  EXPECT_EQ(inv.gpus[1].mig_mode, "disabled");
-  EXPECT_EQ(inv.gpus[1].mig_pending_mode, "enabled");  // needs a GPU reset to apply
+  EXPECT_EQ(inv.gpus[0].mig_mode, MigState::enabled);
+  EXPECT_EQ(inv.gpus[1].mig_mode, MigState::disabled);
+  EXPECT_EQ(inv.gpus[1].mig_pending_mode, MigState::enabled);  // needs a GPU reset to apply
   EXPECT_EQ(*inv.gpus[0].default_sm_clock_mhz, 1980.0);
   EXPECT_EQ(*inv.gpus[0].power_limit_watts, 700.0);
   ASSERT_EQ(inv.gpus[0].mig_devices.size(), 4u);
@@ -28,7 +28,7 @@ TEST(NvmlInventory, ListsMigSlicesByProfileUnderTheirParent) {
   for (std::size_t i = 0; i < 4; ++i) {
     const Target& t = inv.mig_targets[i];
     EXPECT_EQ(t.id, ids[i]);
-    EXPECT_EQ(t.kind, "mig");
+    EXPECT_EQ(t.kind, TargetKind::mig);
     EXPECT_EQ(*t.parent, "gpu0");
     EXPECT_EQ(t.uuid->rfind("MIG-", 0), 0u);
     EXPECT_EQ(t.attributes["sm_count"].get<unsigned>(), sms[i]);
@@ -57,7 +57,7 @@ TEST(NvmlInventory, MigModeNotSupportedIsReported) {
   test::use_fake_nvml("errors.json", 0.0);
   auto inv = nvml_inventory();
   ASSERT_TRUE(inv.available);
-  EXPECT_EQ(inv.gpus[0].mig_mode, "not supported");
+  EXPECT_EQ(inv.gpus[0].mig_mode, MigState::not_supported);
   EXPECT_EQ(inv.gpus[0].default_sm_clock_source, "max SM clock");
   EXPECT_TRUE(inv.mig_targets.empty());
 }

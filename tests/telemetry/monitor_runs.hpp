@@ -24,8 +24,8 @@ inline std::string host_name() {
 // One sample (a 50 ms interval for 50 ms) in `format` with `names`.
 inline telemetry::MonitorOptions one_sample(const std::string& format, const std::string& names) {
   telemetry::MonitorOptions o;
-  o.format = format;
-  o.names = names;
+  o.format = *parse<MonitorFormat>(format);
+  o.names = *parse<MetricNames>(names);
   o.interval_seconds = 0.05;
   o.duration_seconds = 0.05;
   return o;
@@ -56,7 +56,7 @@ inline IdleRun run_idle_release(const std::string& scenario, double idle_after, 
   std::filesystem::create_directories(dir);
   const auto marker = dir / "released";
   telemetry::MonitorOptions o;
-  o.format = "prometheus";
+  o.format = MonitorFormat::prometheus;
   o.out_file = (dir / "gpu.prom").string();
   o.interval_seconds = 0.05;
   o.duration_seconds = 20;  // a bound for the test; the idle rule ends it long before

@@ -29,7 +29,7 @@ using test::parse_prometheus;
 TEST(Monitor, EmfLinesCarryTheAwsStructure) {
   test::use_fake_nvml("h200_traces.json", 10.5);  // 300 W, 100 % GPU, 60 % memory
   MonitorOptions o;
-  o.format = "emf";
+  o.format = MonitorFormat::emf;
   o.interval_seconds = 0.05;
   o.duration_seconds = 0.2;
   o.dimensions["Cluster"] = "c1";
@@ -72,7 +72,7 @@ TEST(Monitor, PrometheusFileIsRewrittenWhole) {
   const auto file = std::filesystem::temp_directory_path() /
                     ("gpusizer_monitor_" + std::to_string(::getpid()) + ".prom");
   MonitorOptions o;
-  o.format = "prometheus";
+  o.format = MonitorFormat::prometheus;
   o.interval_seconds = 0.05;
   o.duration_seconds = 0.15;
   o.out_file = file.string();
@@ -107,8 +107,8 @@ TEST(Monitor, PrometheusFileIsRewrittenWhole) {
 TEST(Monitor, CloudWatchAgentNamesAndDimensions) {
   test::use_fake_nvml("h200_traces.json", 11.5);  // 500 W, 100 %/80 %, 72 C, 100000 MiB used
   MonitorOptions o;
-  o.format = "emf";
-  o.names = "cloudwatch";
+  o.format = MonitorFormat::emf;
+  o.names = MetricNames::cloudwatch;
   o.emf_namespace = "CWAgent";
   o.interval_seconds = 0.05;
   o.duration_seconds = 0.05;
@@ -152,8 +152,8 @@ TEST(Monitor, CloudWatchAgentNamesAndDimensions) {
 TEST(Monitor, DcgmExporterNamesAndLabels) {
   test::use_fake_nvml("h200_traces.json", 11.5);
   MonitorOptions o;
-  o.format = "prometheus";
-  o.names = "dcgm";
+  o.format = MonitorFormat::prometheus;
+  o.names = MetricNames::dcgm;
   o.interval_seconds = 0.05;
   o.duration_seconds = 0.05;
   std::ostringstream out;
@@ -207,7 +207,7 @@ TEST(Monitor, IdleDryRunRunsNothing) {
       std::filesystem::temp_directory_path() / ("gpusizer_idle_dry_" + std::to_string(::getpid()));
   std::filesystem::remove(marker);
   MonitorOptions o;
-  o.format = "emf";
+  o.format = MonitorFormat::emf;
   o.interval_seconds = 0.05;
   o.duration_seconds = 20;
   o.idle.idle_after_seconds = 0.3;
@@ -228,7 +228,7 @@ TEST(Monitor, NotesSayWhichSeriesAreUnavailableAndWhy) {
   // mig_h200.json: GPU 0 is in MIG mode, where NVML has no utilization (NOT_SUPPORTED).
   test::use_fake_nvml("mig_h200.json", 1.0);
   MonitorOptions o;
-  o.format = "prometheus";
+  o.format = MonitorFormat::prometheus;
   o.interval_seconds = 0.05;
   o.duration_seconds = 0.1;
   std::ostringstream out, notes;
@@ -255,7 +255,7 @@ TEST(Monitor, TransientErrorsAndLostGpusAreNoted) {
   // from t = 5.
   test::use_fake_nvml("driver_like.json", 12.5);
   MonitorOptions o;
-  o.format = "emf";
+  o.format = MonitorFormat::emf;
   o.interval_seconds = 0.05;
   o.duration_seconds = 0.1;
   std::ostringstream out, notes;
@@ -288,7 +288,7 @@ TEST(Monitor, StopsOnRequestWhenRunningWithoutDuration) {
   test::use_fake_nvml("h200_traces.json", 1.0);
   std::atomic<bool> stop{false};
   MonitorOptions o;
-  o.format = "prometheus";
+  o.format = MonitorFormat::prometheus;
   o.interval_seconds = 0.05;
   o.stop_requested = &stop;
   std::ostringstream out;
@@ -314,9 +314,6 @@ TEST(Monitor, BadOptionsAndNoDriverAreErrors) {
   test::use_fake_nvml("h200_traces.json", 1.0);
   std::ostringstream out;
   MonitorOptions o;
-  o.format = "csv";
-  EXPECT_THROW(run_monitor(o, out), InputError);
-  o.format = "emf";
   o.interval_seconds = 0;
   EXPECT_THROW(run_monitor(o, out), InputError);
   o.interval_seconds = 1;

@@ -25,12 +25,13 @@ int main() {
   auto provider = make_telemetry_provider(telemetry::TelemetryOptions{});
   Target gpu;
   gpu.id = "gpu0";
-  gpu.kind = "gpu";
+  gpu.kind = TargetKind::gpu;
   gpu.index = 0;
   auto probe = provider->probe_for(gpu);
   probe->begin();
   const TelemetryWindow w = probe->end();
-  bool ok = w.source == "unavailable" && says_why("GPU record telemetry", w.unavailable_reason);
+  bool ok = w.source == TelemetrySource::unavailable &&
+            says_why("GPU record telemetry", w.unavailable_reason);
   const nlohmann::json idle = provider->measure_idle({gpu});
   ok = says_why("GPU idle power", idle.at("gpu0").at("unavailable").get<std::string>()) && ok;
   const telemetry::NvmlInventory inventory = telemetry::nvml_inventory();

@@ -26,7 +26,7 @@ TelemetryWindow window(TelemetryProbe& probe, double from, double to) {
 Target mig_target(const std::string& id, const std::string& parent, const std::string& uuid) {
   Target slice;
   slice.id = id;
-  slice.kind = "mig";
+  slice.kind = TargetKind::mig;
   slice.parent = parent;
   slice.uuid = uuid;
   return slice;
@@ -40,7 +40,7 @@ TEST(TelemetryProvider, ThrottleAndEccFlagsOnlyOnOverlappingWindows) {
   auto probe = provider->probe_for(gpu_target(0, "GPU-11111111-2222-3333-4444-555555555555"));
 
   const auto before = window(*probe, 1.0, 2.0);
-  EXPECT_EQ(before.source, "nvml");
+  EXPECT_EQ(before.source, TelemetrySource::nvml);
   EXPECT_EQ(before.scope, "GPU board power (NVML)");
   EXPECT_EQ(before.attribution, "whole device");
   EXPECT_GE(before.sample_count, 2u);
@@ -88,7 +88,7 @@ TEST(TelemetryProvider, MigWindowIsAttributedToTheWholeBoard) {
   auto probe = provider->probe_for(
       mig_target("gpu0/mig-1g.18gb-gi13-ci0", "gpu0", "MIG-1g000000-0000-0000-0000-000000000003"));
   const auto w = window(*probe, 1.0, 3.0);
-  EXPECT_EQ(w.source, "nvml");
+  EXPECT_EQ(w.source, TelemetrySource::nvml);
   EXPECT_NEAR(*w.power_mean_watts, 250.0, 1e-9);  // the board's 250 W, not the slice's
   EXPECT_NE(w.attribution.find("whole GPU board"), std::string::npos) << w.attribution;
   EXPECT_NE(w.attribution.find("3 other slice(s)"), std::string::npos) << w.attribution;
@@ -103,7 +103,7 @@ TEST(TelemetryProvider, UnlistedSliceSaysWhatEnumerationCouldNotRead) {
   auto provider = make_telemetry_provider({});
   const auto slice = mig_target("gpu2/mig-3g", "gpu2", "MIG-d2000000-3g00-0000-0000-000000000001");
   const auto w = provider->probe_for(slice)->end();
-  EXPECT_EQ(w.source, "unavailable");
+  EXPECT_EQ(w.source, TelemetrySource::unavailable);
   EXPECT_NE(w.unavailable_reason.find("no device matching gpu2/mig-3g"), std::string::npos)
       << w.unavailable_reason;
   EXPECT_NE(
@@ -118,7 +118,7 @@ TEST(TelemetryProvider, UnknownTargetsAndMissingDriverAreUnavailableNotErrors) {
   auto provider = make_telemetry_provider({});
   Target missing = gpu_target(5, "GPU-not-there");
   auto w = provider->probe_for(missing)->end();
-  EXPECT_EQ(w.source, "unavailable");
+  EXPECT_EQ(w.source, TelemetrySource::unavailable);
   EXPECT_NE(w.unavailable_reason.find("no device matching gpu5"), std::string::npos);
 
   provider.reset();  // the fake loads a new scenario only when no NVML user remains
@@ -127,7 +127,7 @@ TEST(TelemetryProvider, UnknownTargetsAndMissingDriverAreUnavailableNotErrors) {
   auto probe = none->probe_for(gpu_target(0, "GPU-x"));
   probe->begin();
   w = probe->end();
-  EXPECT_EQ(w.source, "unavailable");
+  EXPECT_EQ(w.source, TelemetrySource::unavailable);
   EXPECT_EQ(w.scope, "GPU board power (NVML)");
   EXPECT_NE(w.unavailable_reason.find("Driver Not Loaded"), std::string::npos);
 
@@ -143,12 +143,12 @@ TEST(TelemetryProvider, LostGpuGivesPartialThenUnavailableWindows) {
   auto provider = make_telemetry_provider({});
   auto probe = provider->probe_for(gpu_target(1, "GPU-dddddddd-0000-0000-0000-000000000000"));
   const auto partial = window(*probe, 4.0, 6.0);  // lost at 5
-  EXPECT_EQ(partial.source, "nvml");
+  EXPECT_EQ(partial.source, TelemetrySource::nvml);
   EXPECT_GE(partial.sample_count, 1u);
   EXPECT_FALSE(partial.notes.empty());
   EXPECT_NE(partial.notes.back().find("GPU is lost"), std::string::npos);
   const auto gone = window(*probe, 7.0, 8.0);
-  EXPECT_EQ(gone.source, "unavailable");
+  EXPECT_EQ(gone.source, TelemetrySource::unavailable);
   EXPECT_NE(gone.unavailable_reason.find("GPU is lost"), std::string::npos);
 }
 
@@ -157,11 +157,11 @@ TEST(TelemetryProvider, ResetRequiredGivesPartialThenUnavailableWindows) {
   auto provider = make_telemetry_provider({});
   auto probe = provider->probe_for(gpu_target(1, "GPU-d1000000-0000-0000-0000-000000000000"));
   const auto partial = window(*probe, 4.0, 6.0);  // reset required from 5
-  EXPECT_EQ(partial.source, "nvml");
+  EXPECT_EQ(partial.source, TelemetrySource::nvml);
   ASSERT_FALSE(partial.notes.empty());
   EXPECT_NE(partial.notes.back().find("GPU requires reset"), std::string::npos);
   const auto gone = window(*probe, 7.0, 8.0);
-  EXPECT_EQ(gone.source, "unavailable");
+  EXPECT_EQ(gone.source, TelemetrySource::unavailable);
   EXPECT_NE(gone.unavailable_reason.find("GPU requires reset"), std::string::npos);
 }
 
@@ -178,7 +178,7 @@ TEST(TelemetryProvider, IdlePowerFromTheEnergyCounter) {
   Target gpu1 = gpu_target(1, "GPU-bbbbbbbb-0000-0000-0000-000000000000");
   Target slice;
   slice.id = "gpu0/mig-3g.71gb-gi1-ci0";
-  slice.kind = "mig";
+  slice.kind = TargetKind::mig;
   slice.parent = "gpu0";
   const auto idle = provider->measure_idle({gpu0, gpu1, slice});
   // gpu0 draws a constant 250 W, gpu1 90 W (scenario); counter / seconds within 0.1 / 1.2.

@@ -81,7 +81,7 @@ TEST_F(FakeSysfs, ProbeReportsCpuPackageEnergy) {
   auto provider = make_telemetry_provider(options);
   Target cpu;
   cpu.id = "cpu";
-  cpu.kind = "cpu";
+  cpu.kind = TargetKind::cpu;
   auto probe = provider->probe_for(cpu);
   probe->begin();
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -89,7 +89,7 @@ TEST_F(FakeSysfs, ProbeReportsCpuPackageEnergy) {
   write(pc_ / "intel-rapl:1/energy_uj", "5500000");  // +0.5 J
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   const auto w = probe->end();
-  EXPECT_EQ(w.source, "rapl");
+  EXPECT_EQ(w.source, TelemetrySource::rapl);
   EXPECT_EQ(w.scope, "CPU package (RAPL)");
   EXPECT_NEAR(*w.energy_joules, 2.5, 1e-9);
   EXPECT_NEAR(*w.power_mean_watts, 2.5 / w.duration_seconds, 1e-9);
@@ -106,9 +106,9 @@ TEST_F(FakeSysfs, UnreadableOrMissingRaplIsUnavailableWithReason) {
   auto provider = make_telemetry_provider({});
   Target cpu;
   cpu.id = "cpu";
-  cpu.kind = "cpu";
+  cpu.kind = TargetKind::cpu;
   const auto w = provider->probe_for(cpu)->end();
-  EXPECT_EQ(w.source, "unavailable");
+  EXPECT_EQ(w.source, TelemetrySource::unavailable);
   EXPECT_EQ(w.scope, "CPU package (RAPL)");
   EXPECT_NE(w.unavailable_reason.find("not found"), std::string::npos);
   const auto idle = provider->measure_idle({cpu});

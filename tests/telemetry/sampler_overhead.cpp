@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
       c.provider = gpusizer::make_telemetry_provider(o);
       gpusizer::Target gpu;
       gpu.id = "gpu0";
-      gpu.kind = "gpu";
+      gpu.kind = gpusizer::TargetKind::gpu;
       gpu.index = 0;
       c.probe = c.provider->probe_for(gpu);
     }
@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
       c.sampler_cpu.push_back(std::max(0.0, others) / opt.window_seconds);
       if (c.probe) {
         const auto w = c.probe->end();
-        if (w.source != "nvml")
+        if (w.source != gpusizer::TelemetrySource::nvml)
           return std::fprintf(stderr, "%s\n", w.unavailable_reason.c_str()), 1;
         c.samples.push_back(static_cast<double>(w.sample_count));
       }

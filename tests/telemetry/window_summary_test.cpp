@@ -35,7 +35,7 @@ TEST(WindowSummary, PowerEnergyAndClockStatistics) {
   std::vector<GpuSample> s{sample(0, 100, 1'000'000, 1800, 0), sample(1, 200, 1'150'000, 1800, 0),
                            sample(2, 300, 1'400'000, 1600, 0), sample(3, 400, 1'750'000, 1600, 0)};
   const auto w = summarize_gpu_window(s, statics(), 0.025);
-  EXPECT_EQ(w.source, "nvml");
+  EXPECT_EQ(w.source, TelemetrySource::nvml);
   EXPECT_EQ(w.scope, "GPU board power (NVML)");
   EXPECT_EQ(w.sample_count, 4u);
   EXPECT_DOUBLE_EQ(w.duration_seconds, 3.0);
@@ -249,7 +249,7 @@ namespace {
 
 TEST(WindowJson, NewFieldsRoundTrip) {
   TelemetryWindow w;
-  w.source = "nvml";
+  w.source = TelemetrySource::nvml;
   w.scope = "GPU board power (NVML)";
   w.energy_integrated_joules = 960.0;
   w.sm_clock_default_source = "max SM clock";

@@ -96,7 +96,8 @@ std::vector<ComparisonRow> compare_reports(const std::vector<NamedReport>& repor
       ComparedValue v;
       v.record = reports[i].report.find_record(row.first->id);
       const Record* r = v.record;
-      if (r && (r->status == "ok" || r->status == "failed") && !r->metrics.empty()) {
+      if (r && (r->status == RecordStatus::ok || r->status == RecordStatus::failed) &&
+          !r->metrics.empty()) {
         v.value = r->metrics.front().value;
         row.unit = r->metrics.front().unit;
         row.noisy = row.noisy || has_flag(*r, "high_variance");

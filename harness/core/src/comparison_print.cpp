@@ -61,7 +61,7 @@ nlohmann::json comparison_json(const std::vector<NamedReport>& reports,
 }
 
 std::string row_label(const Record& first) {
-  return first.family + "/" + first.operation + " " + first.target;
+  return std::string(to_string(first.family)) + "/" + first.operation + " " + first.target;
 }
 
 // "load: gemm/fp32 cpu m=1024: 1-minute load average a#1 0.12 -> 0.30, a#2 3.20 -> 3.41
@@ -123,10 +123,10 @@ void print_comparison(const std::vector<NamedReport>& reports, std::ostream& out
       std::string cell = "-";
       if (v.value) {
         cell = format_value(*v.value, v.record->metrics.front().unit);
-        if (v.record->status == "failed") cell += " (FAILED)";
+        if (v.record->status == RecordStatus::failed) cell += " (FAILED)";
         if (is_implausible(*v.record)) cell += " (IMPLAUSIBLE)";
       } else if (v.record) {
-        cell = v.record->status;
+        cell = to_string(v.record->status);
       }
       cells.push_back(cell);
       if (i == 0) continue;

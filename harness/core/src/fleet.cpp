@@ -18,10 +18,18 @@ std::string suite_name(const Report& r) {
 }
 
 // Later status wins in this order: a fleet is complete only when every member is.
-int status_rank(const std::string& s) {
-  if (s == "failed") return 3;
-  if (s == "running") return 2;
-  if (s == "stopped") return 1;
+int status_rank(ReportStatus s) {
+  switch (s) {
+    case ReportStatus::failed:
+      return 3;
+    case ReportStatus::running:
+      return 2;
+    case ReportStatus::stopped:
+      return 1;
+    case ReportStatus::complete:
+    case ReportStatus::empty:
+      break;
+  }
   return 0;
 }
 

@@ -163,7 +163,7 @@ Target cpu_target() {
   CpuInfo cpu = read_cpuinfo(root);
   Target t;
   t.id = "cpu";
-  t.kind = "cpu";
+  t.kind = TargetKind::cpu;
   t.name = cpu.model.empty() ? "unknown CPU" : cpu.model;
   t.memory_bytes = read_mem_total(root);
   nlohmann::json features = nlohmann::json::array();

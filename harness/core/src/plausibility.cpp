@@ -46,10 +46,11 @@ std::optional<double> stated_peak(const Metric& m) {
 // Ceilings from the device facts of the record's (single) target.
 std::optional<Ceiling> device_ceiling(const Record& r, const Report& report) {
   const Target* t = report.find_target(r.target);
-  if (t == nullptr || (t->kind != "gpu" && t->kind != "mig")) return std::nullopt;
+  if (t == nullptr || (t->kind != TargetKind::gpu && t->kind != TargetKind::mig))
+    return std::nullopt;
   const std::string& op = r.operation;
   const std::string where = "target " + t->id + " attributes.";
-  if (r.family == "memory" && (starts_with(op, "stream_") || op == "d2d")) {
+  if (r.family == Family::memory && (starts_with(op, "stream_") || op == "d2d")) {
     auto v = attribute(*t, "theoretical_memory_bytes_per_second");
     if (!v) return std::nullopt;
     if (op == "d2d")
@@ -59,9 +60,9 @@ std::optional<Ceiling> device_ceiling(const Record& r, const Report& report) {
         *v, "the theoretical memory bandwidth (" + where + "theoretical_memory_bytes_per_second)"};
   }
   const bool host_link =
-      (r.family == "memory" && (starts_with(op, "h2d_") || starts_with(op, "d2h_"))) ||
-      (r.family == "io" && op == "storage_to_device");
-  const bool both_ways = r.family == "memory" && starts_with(op, "bidirectional_");
+      (r.family == Family::memory && (starts_with(op, "h2d_") || starts_with(op, "d2h_"))) ||
+      (r.family == Family::io && op == "storage_to_device");
+  const bool both_ways = r.family == Family::memory && starts_with(op, "bidirectional_");
   if (host_link || both_ways) {
     auto v = attribute(*t, "pcie_bytes_per_second_per_direction");
     if (!v) return std::nullopt;
@@ -84,7 +85,8 @@ std::string above(const Metric& headline, const Ceiling& c) {
 }  // namespace
 
 std::optional<std::string> implausibility(const Record& r, const Report& report) {
-  if ((r.status != "ok" && r.status != "failed") || r.metrics.empty()) return std::nullopt;
+  if ((r.status != RecordStatus::ok && r.status != RecordStatus::failed) || r.metrics.empty())
+    return std::nullopt;
   const Metric& headline = r.metrics.front();
   if (headline.unit != "B/s" && headline.unit != "FLOP/s") return std::nullopt;
   const double limit = 1 + kPlausibilityMargin;

@@ -13,11 +13,17 @@ namespace gpusizer {
 namespace {
 
 std::string verification_mark(const Record& r) {
-  if (r.status == "skipped") return "-";
-  if (r.status == "error") return "error";
-  return r.verification.status == "passed"   ? "passed"
-         : r.verification.status == "failed" ? "FAILED"
-                                             : "n/a";
+  if (r.status == RecordStatus::skipped) return "-";
+  if (r.status == RecordStatus::error) return "error";
+  switch (r.verification.status) {
+    case VerificationStatus::passed:
+      return "passed";
+    case VerificationStatus::failed:
+      return "FAILED";
+    case VerificationStatus::not_applicable:
+      break;
+  }
+  return "n/a";
 }
 
 }  // namespace
@@ -84,7 +90,7 @@ void print_targets(const std::vector<Target>& targets, std::ostream& out, TextFo
         details += (details.empty() ? "" : ", ") + label + " " + v;
       }
     };
-    if (t.kind == "cpu") {
+    if (t.kind == TargetKind::cpu) {
       add("cores", "physical_cores");
       add("threads", "logical_cpus");
       add("NUMA nodes", "numa_nodes");
@@ -95,7 +101,8 @@ void print_targets(const std::vector<Target>& targets, std::ostream& out, TextFo
       if (t.uuid) details += (details.empty() ? "" : ", ") + *t.uuid;
     }
     std::string id = t.parent ? "  " + t.id : t.id;  // MIG slices indented under their GPU
-    table.add_row({id, t.kind, t.name, binary_bytes(t.memory_bytes), details});
+    table.add_row(
+        {id, std::string(to_string(t.kind)), t.name, binary_bytes(t.memory_bytes), details});
   }
   table.render(out, format);
 }
@@ -116,8 +123,8 @@ void print_report(const Report& report, std::ostream& out, TextFormat format,
   table.fit_width(columns);
   for (const auto& r : report.records) {
     std::string result, cv, power, energy;
-    if (r.status == "skipped" || r.status == "error") {
-      result = r.status + ": " + r.reason;
+    if (r.status == RecordStatus::skipped || r.status == RecordStatus::error) {
+      result = std::string(to_string(r.status)) + ": " + r.reason;
     } else if (!r.metrics.empty()) {
       result = format_value(r.metrics.front().value, r.metrics.front().unit);
     }
@@ -128,8 +135,9 @@ void print_report(const Report& report, std::ostream& out, TextFormat format,
     if (const Metric* e = r.metric("energy_per_op")) energy = format_value(e->value, "J");
     std::string flags;
     for (const auto& f : r.flags) flags += (flags.empty() ? "" : ",") + f;
-    table.add_row({r.target, r.family + "/" + r.operation, format_parameters(r.parameters), result,
-                   cv, verification_mark(r), power, energy, flags});
+    table.add_row({r.target, std::string(to_string(r.family)) + "/" + r.operation,
+                   format_parameters(r.parameters), result, cv, verification_mark(r), power, energy,
+                   flags});
   }
   if (format == TextFormat::html) {
     print_report_page(report, ReportPageSource{}, out);
@@ -138,7 +146,7 @@ void print_report(const Report& report, std::ostream& out, TextFormat format,
   const auto e = [](const std::string& text) { return escape_control(text); };
   if (format == TextFormat::table) {
     out << "gpusizer report: " << e(report.host.hostname) << ", suite " << e(report.suite) << ", "
-        << e(report.status) << ", " << report.records.size() << " records\n";
+        << to_string(report.status) << ", " << report.records.size() << " records\n";
     if (!report.hosts.empty()) out << e(fleet_summary(report)) << "\n";
   }
   table.render(out, format);

@@ -34,7 +34,7 @@ RunSession session_from_json(const JsonInput& in) {
   RunSession s;
   s.started_at = in.string_at("started_at");
   s.finished_at = in.string_at("finished_at");
-  s.status = in.at("status").one_of({"running", "complete", "stopped", "empty", "failed"});
+  s.status = in.at("status").enumerated<ReportStatus>();
   s.stop_reason = in.optional_string("stop_reason").value_or("");
   auto tool = in.at("tool");
   tool.allow_only({"name", "version", "git_revision"});

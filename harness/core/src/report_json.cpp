@@ -173,7 +173,7 @@ TelemetryWindow telemetry_from_json(const JsonInput& in) {
                  "transient_errors",
                  "notes"});
   TelemetryWindow w;
-  w.source = in.at("source").one_of({"nvml", "rapl", "unavailable"});
+  w.source = in.at("source").enumerated<TelemetrySource>();
   w.scope = in.at("scope").string();
   w.unavailable_reason = in.optional_string("unavailable_reason").value_or("");
   w.duration_seconds = in.at("duration_seconds").non_negative();
@@ -243,7 +243,7 @@ Target target_from_json(const JsonInput& in) {
                  "host", "attributes"});
   Target t;
   t.id = in.at("id").non_empty_string();
-  t.kind = in.at("kind").one_of({"cpu", "gpu", "mig"});
+  t.kind = in.at("kind").enumerated<TargetKind>();
   t.name = in.at("name").string();
   t.memory_bytes = in.at("memory_bytes").count();
   t.uuid = in.optional_string("uuid");
@@ -251,7 +251,7 @@ Target target_from_json(const JsonInput& in) {
   t.parent = in.optional_string("parent");
   t.mig_profile = in.optional_string("mig_profile");
   t.host = in.optional_string("host");
-  if (t.kind == "mig" && (!t.parent || !t.mig_profile)) {
+  if (t.kind == TargetKind::mig && (!t.parent || !t.mig_profile)) {
     in.fail("a target of kind \"mig\" needs \"parent\" and \"mig_profile\"");
   }
   if (auto v = in.find("attributes")) {
@@ -277,7 +277,7 @@ json to_json(const Record& r) {
   if (r.timing) {
     const auto& t = *r.timing;
     j["timing"] = {{"timer", t.timer},
-                   {"mode", t.mode},
+                   {"mode", t.cache_mode},
                    {"ops_per_sample", t.ops_per_sample},
                    {"samples_seconds", t.samples_seconds},
                    {"seconds_per_op", to_json(t.seconds_per_op)},
@@ -293,7 +293,7 @@ json to_json(const Record& r) {
   j["started_at"] = r.started_at;
   j["duration_seconds"] = r.duration_seconds;
   j["repetitions"] = r.repetitions;
-  if (!r.mig_mode.empty()) j["mode"] = r.mig_mode;
+  if (r.concurrency != Concurrency::not_stated) j["mode"] = r.concurrency;
   if (r.load_average)
     j["load_average"] = {{"start", r.load_average->start}, {"end", r.load_average->end}};
   return j;
@@ -307,10 +307,10 @@ Record record_from_json(const JsonInput& in) {
                  "load_average"});
   Record r;
   r.id = in.at("id").non_empty_string();
-  r.family = in.at("family").one_of(kRecordFamilies);
+  r.family = in.at("family").enumerated<Family>();
   r.operation = in.at("operation").non_empty_string();
   r.target = in.at("target").non_empty_string();
-  r.status = in.at("status").one_of({"ok", "failed", "error", "skipped"});
+  r.status = in.at("status").enumerated<RecordStatus>();
   r.reason = in.optional_string("reason").value_or("");
   auto params = in.at("parameters");
   if (!params.is_object()) params.fail("expected an object, got " + describe_json(params.raw()));
@@ -320,7 +320,7 @@ Record record_from_json(const JsonInput& in) {
     r.metrics.push_back(Metric{m.at("name").non_empty_string(), m.at("value").non_negative(),
                                m.at("unit").non_empty_string(), m.string_at("description")});
   }
-  if (r.status == "ok" && r.metrics.empty())
+  if (r.status == RecordStatus::ok && r.metrics.empty())
     in.at("metrics").fail("a record with status \"ok\" needs at least one metric");
   r.bytes_per_op = in.at("bytes_per_op").non_negative();
   r.flops_per_op = in.at("flops_per_op").non_negative();
@@ -329,8 +329,8 @@ Record record_from_json(const JsonInput& in) {
     t->allow_only({"timer", "mode", "ops_per_sample", "samples_seconds", "seconds_per_op",
                    "measured_seconds", "stop_reason"});
     Timing timing;
-    timing.timer = t->at("timer").one_of({"steady_clock", "cuda_events"});
-    timing.mode = t->at("mode").one_of({"hot", "cold"});
+    timing.timer = t->at("timer").enumerated<Timer>();
+    timing.cache_mode = t->at("mode").enumerated<CacheMode>();
     timing.ops_per_sample = t->at("ops_per_sample").count();
     for (const auto& s : t->at("samples_seconds").items()) {
       timing.samples_seconds.push_back(s.positive());
@@ -342,7 +342,7 @@ Record record_from_json(const JsonInput& in) {
   }
   auto v = in.at("verification");
   v.allow_only({"status", "method", "detail"});
-  r.verification.status = v.at("status").one_of({"passed", "failed", "not_applicable"});
+  r.verification.status = v.at("status").enumerated<VerificationStatus>();
   r.verification.method = v.string_at("method");
   r.verification.detail = v.string_at("detail");
   if (auto d = in.find("details")) {
@@ -353,7 +353,7 @@ Record record_from_json(const JsonInput& in) {
   r.started_at = in.string_at("started_at");
   r.duration_seconds = in.at("duration_seconds").non_negative();
   if (auto rep = in.find("repetitions")) r.repetitions = static_cast<int>(rep->count());
-  r.mig_mode = in.optional_string("mode").value_or("");
+  if (auto m = in.find("mode")) r.concurrency = m->enumerated<Concurrency>();
   if (auto load = in.find("load_average")) {
     load->allow_only({"start", "end"});
     r.load_average = LoadAverage{load->at("start").non_negative(), load->at("end").non_negative()};
@@ -472,7 +472,7 @@ Report report_from_json(const JsonInput& in) {
   report.command_line = string_list(in.at("command_line"));
   report.started_at = in.string_at("started_at");
   report.finished_at = in.string_at("finished_at");
-  report.status = in.at("status").one_of({"running", "complete", "stopped", "empty", "failed"});
+  report.status = in.at("status").enumerated<ReportStatus>();
   report.suite = in.string_at("suite");
   auto settings = in.at("settings");
   if (!settings.is_object())

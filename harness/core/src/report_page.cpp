@@ -61,9 +61,10 @@ std::string size_label(const Record& r) {
 }
 
 std::string record_label(const Record& r, bool several_targets) {
-  std::string label = r.family == "gemm" ? gemm_label(r) : r.operation + " " + size_label(r);
+  std::string label = r.family == Family::gemm ? gemm_label(r) : r.operation + " " + size_label(r);
   if (several_targets) label = r.target + " " + label;
-  if (!r.mig_mode.empty()) label += " (" + r.mig_mode + ")";
+  if (r.concurrency != Concurrency::not_stated)
+    label += " (" + std::string(to_string(r.concurrency)) + ")";
   return label;
 }
 
@@ -75,7 +76,7 @@ std::optional<double> peak_of(const Record& r) {
 }
 
 bool measured(const Record& r) {
-  return (r.status == "ok" || r.status == "failed") && !r.metrics.empty();
+  return (r.status == RecordStatus::ok || r.status == RecordStatus::failed) && !r.metrics.empty();
 }
 
 // Host-link copies (PCIe, GB/s) and device-memory kernels (HBM, TB/s) are charted apart: on one
@@ -86,24 +87,32 @@ bool host_link(const Record& r) {
          r.operation.find("bidirectional") != std::string::npos;
 }
 
-const char* kFamilyTitle(const std::string& family) {
-  if (family == "memory/host-link") return "Host ↔ GPU copies (host link)";
-  if (family == "gemm") return "Matrix multiply (GEMM)";
-  if (family == "memory") return "Memory: copies and STREAM kernels";
-  if (family == "io") return "Storage → host → GPU";
-  if (family == "p2p") return "GPU to GPU (P2P)";
-  if (family == "collectives") return "Collectives (NCCL)";
+// `link`: the memory family's host <-> GPU copies, charted apart.
+const char* family_title(Family family, bool link = false) {
+  if (link) return "Host ↔ GPU copies (host link)";
+  switch (family) {
+    case Family::gemm:
+      return "Matrix multiply (GEMM)";
+    case Family::memory:
+      return "Memory: copies and STREAM kernels";
+    case Family::io:
+      return "Storage → host → GPU";
+    case Family::p2p:
+      return "GPU to GPU (P2P)";
+    case Family::collectives:
+      return "Collectives (NCCL)";
+  }
   return "Other";
 }
 
-std::string family_chart(const std::string& family, const std::vector<const Record*>& records,
+std::string family_chart(Family family, bool link, const std::vector<const Record*>& records,
                          bool several_targets) {
   // Several sizes of one operation on one target: throughput against size, per operation.
   std::map<std::string, std::vector<const Record*>> by_op;
   for (const auto* r : records) by_op[r->operation + "@" + r->target].push_back(r);
   // GEMM shapes differ in more than one dimension: bars, one per shape, against the peak.
-  bool sweep = family == "collectives";
-  for (const auto& [op, rs] : by_op) sweep = sweep || (family != "gemm" && rs.size() >= 3);
+  bool sweep = family == Family::collectives;
+  for (const auto& [op, rs] : by_op) sweep = sweep || (family != Family::gemm && rs.size() >= 3);
   double max = 0;
   std::string unit = records.front()->metrics.front().unit;
   for (const auto* r : records) max = std::max(max, r->metrics.front().value);
@@ -129,10 +138,10 @@ std::string family_chart(const std::string& family, const std::vector<const Reco
     std::vector<ChartMarker> markers;
     if (auto peak = peak_of(*records.front()))
       markers.push_back({false, *peak / scale.factor, "peak " + format_value(*peak, unit)});
-    const bool bytes = family != "gemm";
+    const bool bytes = family != Family::gemm;
     return svg_line_chart(
-        std::string(kFamilyTitle(family)) + ": " +
-            (family == "collectives" ? "bus bandwidth" : "throughput") + " against size",
+        std::string(family_title(family, link)) + ": " +
+            (family == Family::collectives ? "bus bandwidth" : "throughput") + " against size",
         bytes ? "bytes (log scale)" : "m = n = k (log scale)", scale.unit, series, markers, true);
   }
   std::vector<ChartBar> bars;
@@ -154,10 +163,10 @@ std::string family_chart(const std::string& family, const std::vector<const Reco
       b.value_text += " (" + fixed(100 * r->metrics.front().value / *peak, 0) + " %)";
       any_peak = true;
     }
-    if (r->status == "failed") b.css_class = "failed";
+    if (r->status == RecordStatus::failed) b.css_class = "failed";
     bars.push_back(std::move(b));
   }
-  return svg_bar_chart(kFamilyTitle(family), scale.unit, bars,
+  return svg_bar_chart(family_title(family, link), scale.unit, bars,
                        any_peak ? "peak the figure is measured against (datasheet, or the "
                                   "trained link); % = fraction of it"
                                 : "");
@@ -220,15 +229,15 @@ void print_report_page(const Report& report, const ReportPageSource& source, std
   const bool several_targets = targets_seen.size() > 1;
   std::size_t ok = 0, verified = 0, failed = 0, skipped = 0, errors = 0;
   for (const auto& r : report.records) {
-    ok += r.status == "ok";
-    verified += r.verification.status == "passed";
-    failed += r.status == "failed";
-    skipped += r.status == "skipped";
-    errors += r.status == "error";
+    ok += r.status == RecordStatus::ok;
+    verified += r.verification.status == VerificationStatus::passed;
+    failed += r.status == RecordStatus::failed;
+    skipped += r.status == RecordStatus::skipped;
+    errors += r.status == RecordStatus::error;
   }
   std::map<std::string, int> gpus;
   for (const auto& t : report.targets)
-    if (t.kind == "gpu" && !t.parent) ++gpus[t.name];
+    if (t.kind == TargetKind::gpu && !t.parent) ++gpus[t.name];
   std::string gpu_text;
   for (const auto& [name, n] : gpus)
     gpu_text += (gpu_text.empty() ? "" : ", ") + std::to_string(n) + " × " + name;
@@ -268,12 +277,13 @@ void print_report_page(const Report& report, const ReportPageSource& source, std
   auto row = [&](const std::string& k, const std::string& v_html) {
     out << "<dt>" << e(k) << "</dt><dd>" << v_html << "</dd>\n";
   };
-  row("Status", "<span class=\"status-" + e(report.status) + "\">" + e(report.status) +
-                    "</span> — suite <b>" + e(report.suite) + "</b>, " +
-                    std::to_string(report.records.size()) + " benchmarks: " + std::to_string(ok) +
-                    " measured, " + std::to_string(verified) + " verified correct, " +
-                    std::to_string(failed) + " failed verification, " + std::to_string(skipped) +
-                    " skipped, " + std::to_string(errors) + " errors");
+  const std::string status(to_string(report.status));
+  row("Status", "<span class=\"status-" + status + "\">" + status + "</span> — suite <b>" +
+                    e(report.suite) + "</b>, " + std::to_string(report.records.size()) +
+                    " benchmarks: " + std::to_string(ok) + " measured, " +
+                    std::to_string(verified) + " verified correct, " + std::to_string(failed) +
+                    " failed verification, " + std::to_string(skipped) + " skipped, " +
+                    std::to_string(errors) + " errors");
   row("Instance type", e(instance) + (report.host.instance_type
                                           ? " <span class=\"why\">(" +
                                                 e(report.host.instance_type->source) + ")</span>"
@@ -300,8 +310,8 @@ void print_report_page(const Report& report, const ReportPageSource& source, std
          "power. Bars show the median; the orange tick is the peak it is measured against.</p>\n";
 
   // Charts, one family at a time, in the report's order of families.
-  std::vector<std::string> families;
-  std::map<std::string, std::vector<const Record*>> by_family;
+  std::vector<Family> families;
+  std::map<Family, std::vector<const Record*>> by_family;
   for (const auto& r : report.records) {
     if (!measured(r)) continue;
     if (!by_family.count(r.family)) families.push_back(r.family);
@@ -312,13 +322,12 @@ void print_report_page(const Report& report, const ReportPageSource& source, std
     // One chart per headline unit (a family may mix GB/s and FLOP/s).
     std::map<std::string, std::vector<const Record*>> by_unit;
     for (const auto* r : by_family[f]) {
-      const bool link = f == "memory" && host_link(*r) && r->target != "cpu";
+      const bool link = f == Family::memory && host_link(*r) && r->target != "cpu";
       by_unit[r->metrics.front().unit + (link ? "#link" : "")].push_back(r);
     }
     for (const auto& [unit, rs] : by_unit)
-      out << family_chart(
-          unit.size() > 5 && unit.substr(unit.size() - 5) == "#link" ? "memory/host-link" : f, rs,
-          several_targets);
+      out << family_chart(f, unit.size() > 5 && unit.substr(unit.size() - 5) == "#link", rs,
+                          several_targets);
   }
   std::vector<const Record*> all;
   for (const auto& f : families)
@@ -329,27 +338,28 @@ void print_report_page(const Report& report, const ReportPageSource& source, std
   std::set<std::string> flags_seen;
   std::map<std::string, int> no_power_reasons;
   out << "<h2>Every benchmark</h2>\n";
-  std::vector<std::string> table_families;
+  std::vector<Family> table_families;
   for (const auto& r : report.records)
     if (std::find(table_families.begin(), table_families.end(), r.family) == table_families.end())
       table_families.push_back(r.family);
   for (const auto& f : table_families) {
-    out << "<h3>" << e(kFamilyTitle(f)) << "</h3>\n<div class=\"table-wrap\"><table>\n<tr>"
+    out << "<h3>" << e(family_title(f)) << "</h3>\n<div class=\"table-wrap\"><table>\n<tr>"
         << "<th>target</th><th>benchmark</th><th>parameters</th><th>result</th>"
         << "<th>spread (CV)</th><th>verified</th><th>power</th><th>energy / op</th>"
         << "<th>flags</th></tr>\n";
     for (const auto& r : report.records) {
       if (r.family != f) continue;
       std::string result, cv, power, energy, verified_text;
-      if (r.status == "skipped" || r.status == "error") {
-        result = "<span class=\"why\">" + e(r.status + ": " + r.reason) + "</span>";
+      if (r.status == RecordStatus::skipped || r.status == RecordStatus::error) {
+        result = "<span class=\"why\">" + e(std::string(to_string(r.status)) + ": " + r.reason) +
+                 "</span>";
       } else if (!r.metrics.empty()) {
         result = e(format_value(r.metrics.front().value, r.metrics.front().unit));
       }
       if (r.timing) cv = fixed(r.timing->seconds_per_op.cv * 100, 2) + " %";
       if (r.telemetry && r.telemetry->power_mean_watts) {
         power = fixed(*r.telemetry->power_mean_watts, 1) + " W";
-      } else if (r.status == "ok" || r.status == "failed") {
+      } else if (r.status == RecordStatus::ok || r.status == RecordStatus::failed) {
         std::string why = !r.telemetry ? "no telemetry for this target"
                           : !r.telemetry->unavailable_reason.empty()
                               ? r.telemetry->unavailable_reason
@@ -361,13 +371,13 @@ void print_report_page(const Report& report, const ReportPageSource& source, std
         energy = e(format_value(m->value, "J"));
       } else if (const Metric* b = r.metric("board_energy_per_op")) {
         energy = e(format_value(b->value, "J")) + " <span class=\"why\">(whole board)</span>";
-      } else if (r.status == "ok" || r.status == "failed") {
+      } else if (r.status == RecordStatus::ok || r.status == RecordStatus::failed) {
         energy = "<span class=\"why\">—</span>";
       }
-      verified_text = r.verification.status == "passed"   ? "✓ passed"
-                      : r.verification.status == "failed" ? "✗ FAILED"
-                      : r.status == "skipped"             ? "—"
-                                                          : "n/a";
+      verified_text = r.verification.status == VerificationStatus::passed   ? "✓ passed"
+                      : r.verification.status == VerificationStatus::failed ? "✗ FAILED"
+                      : r.status == RecordStatus::skipped                   ? "—"
+                                                                            : "n/a";
       std::string flags;
       for (const auto& fl : r.flags) {
         flags_seen.insert(fl);
@@ -375,10 +385,13 @@ void print_report_page(const Report& report, const ReportPageSource& source, std
                  e(flag_in_words(fl)) + "\">" +
                  e(flag_in_words(fl).substr(0, flag_in_words(fl).find(':'))) + "</span>";
       }
-      out << "<tr><td>" << e(r.target) << "</td><td>" << e(r.family + "/" + r.operation)
-          << (r.mig_mode.empty() ? "" : " (" + e(r.mig_mode) + ")") << "</td><td>"
-          << e(format_parameters(r.parameters)) << "</td><td class=\"num\">" << result
-          << "</td><td class=\"num\">" << cv << "</td><td>" << verified_text
+      out << "<tr><td>" << e(r.target) << "</td><td>"
+          << e(std::string(to_string(r.family)) + "/" + r.operation)
+          << (r.concurrency == Concurrency::not_stated
+                  ? ""
+                  : " (" + std::string(to_string(r.concurrency)) + ")")
+          << "</td><td>" << e(format_parameters(r.parameters)) << "</td><td class=\"num\">"
+          << result << "</td><td class=\"num\">" << cv << "</td><td>" << verified_text
           << "</td><td class=\"num\">" << power << "</td><td class=\"num\">" << energy
           << "</td><td>" << flags << "</td></tr>\n";
     }
@@ -408,8 +421,8 @@ void print_report_page(const Report& report, const ReportPageSource& source, std
   out << "<h2>Devices</h2>\n<div class=\"table-wrap\"><table>\n<tr><th>id</th><th>kind</th>"
          "<th>name</th><th>memory</th></tr>\n";
   for (const auto& t : report.targets)
-    out << "<tr><td>" << e(t.parent ? "↳ " + t.id : t.id) << "</td><td>" << e(t.kind) << "</td><td>"
-        << e(t.name) << (t.mig_profile ? " (MIG " + e(*t.mig_profile) + ")" : "")
+    out << "<tr><td>" << e(t.parent ? "↳ " + t.id : t.id) << "</td><td>" << to_string(t.kind)
+        << "</td><td>" << e(t.name) << (t.mig_profile ? " (MIG " + e(*t.mig_profile) + ")" : "")
         << "</td><td class=\"num\">" << e(gib(t.memory_bytes)) << "</td></tr>\n";
   out << "</table></div>\n";
   // Not run, then warnings folded: the same text once, with how often it was said.

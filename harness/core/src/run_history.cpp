@@ -19,7 +19,7 @@ std::string join(const std::vector<std::string>& items) {
 std::vector<std::string> device_lines(const std::vector<Target>& targets) {
   std::vector<std::string> out;
   for (const auto& t : targets) {
-    if (t.kind == "cpu") continue;
+    if (t.kind == TargetKind::cpu) continue;
     out.push_back(t.id + ": " + t.name + (t.uuid ? " (" + *t.uuid + ")" : ""));
   }
   return out;
@@ -30,7 +30,7 @@ std::vector<std::string> device_lines(const std::vector<Target>& targets) {
 std::vector<std::string> gpu_models(const std::vector<Target>& targets) {
   std::set<std::string> models;
   for (const auto& t : targets) {
-    if (t.kind == "gpu") models.insert(t.name);
+    if (t.kind == TargetKind::gpu) models.insert(t.name);
   }
   return {models.begin(), models.end()};
 }
@@ -86,9 +86,9 @@ void open_session(Report& report, const Provenance& here, const std::string& sta
   } else if (!report.history.empty() && report.history.back().stop_reason.empty()) {
     report.history.back().stop_reason = stopped_by;
   }
-  if (!report.history.empty() && report.history.back().status == "running") {
+  if (!report.history.empty() && report.history.back().status == ReportStatus::running) {
     // Killed (kill -9, power loss) before it could finish the report.
-    report.history.back().status = "stopped";
+    report.history.back().status = ReportStatus::stopped;
     report.history.back().stop_reason = "ended without finishing the report (killed)";
   }
   RunSession now;
@@ -110,7 +110,7 @@ void forget_earlier_record(Report& report, const std::string& record_id) {
   }
 }
 
-void update_session(Report& report, const std::string& status, const std::string& stop_reason,
+void update_session(Report& report, ReportStatus status, const std::string& stop_reason,
                     const std::string& finished_at) {
   if (report.history.empty()) return;
   std::set<std::string> earlier;

@@ -29,6 +29,8 @@ consteval bool supports(Combine c) {
   if (c == C::first) return true;
   if constexpr (std::is_same_v<T, std::string>) {
     return c == C::unavailable_wins || c == C::unavailable_reason || c == C::scope_sum;
+  } else if constexpr (std::is_same_v<T, TelemetrySource>) {
+    return c == C::unavailable_wins;
   } else if constexpr (std::is_same_v<T, bool>) {
     return c == C::last || c == C::any;
   } else if constexpr (std::is_arithmetic_v<T>) {
@@ -104,12 +106,12 @@ std::string combine_string(Combine c, std::string TelemetryWindow::*m, const Con
   switch (c) {
     case Combine::unavailable_wins:
       for (const auto& w : ws)
-        if (w.source == "unavailable") return w.*m;
+        if (w.source == TelemetrySource::unavailable) return w.*m;
       return ws.front().*m;
     case Combine::unavailable_reason: {
       std::string reason = ws.front().*m;
       for (const auto& w : ws)
-        if (w.source == "unavailable") reason = w.*m;
+        if (w.source == TelemetrySource::unavailable) reason = w.*m;
       return reason;
     }
     case Combine::scope_sum:
@@ -144,7 +146,7 @@ std::map<std::string, double> combine_shares(Combine c,
   // shares_by_samples: the share of all NVML samples (the windows that read the reasons).
   double samples = 0;
   for (const auto& w : ctx.windows) {
-    if (w.source != "nvml") continue;
+    if (w.source != TelemetrySource::nvml) continue;
     for (const auto& [key, share] : w.*m) out[key] += share * static_cast<double>(w.sample_count);
     samples += static_cast<double>(w.sample_count);
   }
@@ -158,6 +160,12 @@ T combine_field(Combine c, T TelemetryWindow::*m, Context& ctx) {
   const Windows& ws = ctx.windows;
   if constexpr (std::is_same_v<T, std::string>) {
     return combine_string(c, m, ctx);
+  } else if constexpr (std::is_same_v<T, TelemetrySource>) {
+    if (c == Combine::unavailable_wins) {
+      for (const auto& w : ws)
+        if (w.*m == TelemetrySource::unavailable) return w.*m;
+    }
+    return ws.front().*m;
   } else if constexpr (std::is_same_v<T, bool>) {
     if (c == Combine::last) return ws.back().*m;
     if (c == Combine::first) return ws.front().*m;

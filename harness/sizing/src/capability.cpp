@@ -16,7 +16,8 @@ namespace {
 
 // Implausible records (above a physical ceiling, plausibility.hpp) are left out with a warning.
 bool usable(const Record& r) {
-  return r.status == "ok" && r.verification.status != "failed" && !is_implausible(r);
+  return r.status == RecordStatus::ok && r.verification.status != VerificationStatus::failed &&
+         !is_implausible(r);
 }
 
 bool starts_with(const std::string& s, const std::string& prefix) {
@@ -35,10 +36,11 @@ ResourceRate rate_of(const LoadedReport& lr, const Record& r, const Metric& m,
                      const std::string& target_id) {
   ResourceRate rate;
   rate.value = m.value;
-  rate.evidence = Evidence{lr.file, lr.sha256, r.id,         target_id, m.name,
-                           m.value, m.unit,    r.parameters, r.mig_mode};
+  rate.evidence = Evidence{lr.file, lr.sha256, r.id,         target_id,    m.name,
+                           m.value, m.unit,    r.parameters, r.concurrency};
   rate.spread = detail::sample_spread(r, m.value);
-  if (r.telemetry && r.telemetry->source != "unavailable" && r.telemetry->power_mean_watts) {
+  if (r.telemetry && r.telemetry->source != TelemetrySource::unavailable &&
+      r.telemetry->power_mean_watts) {
     rate.power_watts = r.telemetry->power_mean_watts;
     rate.power_scope = r.telemetry->scope;
   }
@@ -79,7 +81,7 @@ std::size_t hosts_spanned(const Report& report, const std::vector<std::string>& 
 // Capability of one target from its own records. `mode_filter` (MIG) keeps only records of
 // that mode when non-empty.
 DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
-                                   const std::string& mode_filter) {
+                                   Concurrency mode_filter) {
   DeviceCapability cap;
   cap.kind = t.kind;
   cap.report_name = t.name;
@@ -94,11 +96,11 @@ DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
     if (!usable(r)) continue;
     const auto targets = split_targets(r.target);
     if (std::find(targets.begin(), targets.end(), t.id) == targets.end()) continue;
-    if (!mode_filter.empty() && r.mig_mode != mode_filter) continue;
-    if (r.family == "gemm") {
+    if (mode_filter != Concurrency::not_stated && r.concurrency != mode_filter) continue;
+    if (r.family == Family::gemm) {
       if (const Metric* m = r.metric("throughput"))
         keep_max(cap.flops, r.operation, rate_of(lr, r, *m, t.id));
-    } else if (r.family == "memory") {
+    } else if (r.family == Family::memory) {
       const Metric* m = r.metric("bandwidth");
       if (m == nullptr) continue;
       if (r.operation == "h2d_pinned") {
@@ -107,9 +109,9 @@ DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
                  !starts_with(r.operation, "p2p")) {
         keep_max(cap.memory_bandwidth, rate_of(lr, r, *m, t.id));
       }
-    } else if (r.family == "io") {
+    } else if (r.family == Family::io) {
       if (const Metric* m = r.metric("bandwidth")) keep_max(cap.io, rate_of(lr, r, *m, t.id));
-    } else if (r.family == "collectives") {
+    } else if (r.family == Family::collectives) {
       if (const Metric* m = r.metric("busbw")) {
         keep_max(
             hosts_spanned(lr.report, targets) > 1 ? cap.inter_node_collectives : cap.collectives,
@@ -124,7 +126,7 @@ DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
 // <profile>" ("NVIDIA H200 MIG 1g.18gb"): its model is its parent GPU's name when the report has
 // the parent, else the name without the " MIG <profile>" suffix.
 std::string model_name(const Report& report, const Target& t) {
-  if (t.kind != "mig") return t.name;
+  if (t.kind != TargetKind::mig) return t.name;
   if (t.parent) {
     if (const Target* parent = report.find_target(*t.parent)) return parent->name;
   }
@@ -132,14 +134,14 @@ std::string model_name(const Report& report, const Target& t) {
   return pos == std::string::npos ? t.name : t.name.substr(0, pos);
 }
 
-std::string mode_for_mig(const LoadedReport& lr, const Target& t) {
+Concurrency mode_for_mig(const LoadedReport& lr, const Target& t) {
   bool concurrent = false;
   for (const auto& r : lr.report.records) {
-    if (!usable(r) || r.mig_mode != "concurrent") continue;
+    if (!usable(r) || r.concurrency != Concurrency::concurrent) continue;
     const auto targets = split_targets(r.target);
     if (std::find(targets.begin(), targets.end(), t.id) != targets.end()) concurrent = true;
   }
-  return concurrent ? "concurrent" : "isolated";
+  return concurrent ? Concurrency::concurrent : Concurrency::isolated;
 }
 
 void merge_into(DeviceCapability& into, const DeviceCapability& other) {
@@ -153,7 +155,8 @@ void merge_into(DeviceCapability& into, const DeviceCapability& other) {
     into.memory_bytes = other.memory_bytes;
     into.memory_source = other.memory_source;
   }
-  if (into.kind == "cpu" && other.logical_cpus > 0) into.logical_cpus = other.logical_cpus;
+  if (into.kind == TargetKind::cpu && other.logical_cpus > 0)
+    into.logical_cpus = other.logical_cpus;
   into.target_count += other.target_count;
 }
 
@@ -180,7 +183,7 @@ LoadedReport load_report_file(const std::filesystem::path& file) {
 
 const DeviceCapability* CapabilityTable::gpu(const std::string& accelerator) const {
   for (const auto& d : devices) {
-    if (d.kind == "gpu" && d.accelerator == accelerator) return &d;
+    if (d.kind == TargetKind::gpu && d.accelerator == accelerator) return &d;
   }
   return nullptr;
 }
@@ -188,14 +191,15 @@ const DeviceCapability* CapabilityTable::gpu(const std::string& accelerator) con
 const DeviceCapability* CapabilityTable::mig(const std::string& accelerator,
                                              const std::string& profile) const {
   for (const auto& d : devices) {
-    if (d.kind == "mig" && d.accelerator == accelerator && d.mig_profile == profile) return &d;
+    if (d.kind == TargetKind::mig && d.accelerator == accelerator && d.mig_profile == profile)
+      return &d;
   }
   return nullptr;
 }
 
 const DeviceCapability* CapabilityTable::cpu() const {
   for (const auto& d : devices) {
-    if (d.kind == "cpu") return &d;
+    if (d.kind == TargetKind::cpu) return &d;
   }
   return nullptr;
 }
@@ -203,7 +207,7 @@ const DeviceCapability* CapabilityTable::cpu() const {
 std::vector<const DeviceCapability*> CapabilityTable::cpus() const {
   std::vector<const DeviceCapability*> out;
   for (const auto& d : devices) {
-    if (d.kind == "cpu") out.push_back(&d);
+    if (d.kind == TargetKind::cpu) out.push_back(&d);
   }
   return out;
 }
@@ -223,8 +227,8 @@ CapabilityTable build_capabilities(const std::vector<LoadedReport>& reports,
     }
     for (const auto& t : lr.report.targets) {
       DeviceCapability cap;
-      if (t.kind == "cpu") {
-        cap = target_capability(lr, t, "");
+      if (t.kind == TargetKind::cpu) {
+        cap = target_capability(lr, t, Concurrency::not_stated);
         cap.accelerator = t.name;
         if (const auto& it = lr.report.host_of(t).instance_type) cap.instance_type = it->value;
       } else {
@@ -235,7 +239,8 @@ CapabilityTable build_capabilities(const std::vector<LoadedReport>& reports,
                                    "report_names); its records are not used");
           continue;
         }
-        cap = target_capability(lr, t, t.kind == "mig" ? mode_for_mig(lr, t) : "");
+        cap = target_capability(
+            lr, t, t.kind == TargetKind::mig ? mode_for_mig(lr, t) : Concurrency::not_stated);
         cap.accelerator = acc->id;
       }
       if (empty(cap)) continue;
@@ -257,11 +262,11 @@ CapabilityTable build_capabilities(const std::vector<LoadedReport>& reports,
   // A MIG profile measured both concurrently and isolated: keep the concurrent figures.
   std::vector<DeviceCapability> kept;
   for (const auto& d : table.devices) {
-    if (d.kind == "mig" && d.mig_mode == "isolated") {
+    if (d.kind == TargetKind::mig && d.mig_mode == Concurrency::isolated) {
       bool has_concurrent = false;
       for (const auto& o : table.devices) {
-        if (o.kind == "mig" && o.accelerator == d.accelerator && o.mig_profile == d.mig_profile &&
-            o.mig_mode == "concurrent") {
+        if (o.kind == TargetKind::mig && o.accelerator == d.accelerator &&
+            o.mig_profile == d.mig_profile && o.mig_mode == Concurrency::concurrent) {
           has_concurrent = true;
         }
       }

@@ -23,13 +23,10 @@
 namespace gpusizer::sizing {
 namespace {
 
-// recommend also writes html and csv; catalog table, md and json.
-void check_format(const std::string& format, bool plan = false) {
-  if (plan && (format == "html" || format == "csv")) return;
-  if (format != "table" && format != "md" && format != "json") {
-    throw InputError(std::string("--format: expected table, md") +
-                     (plan ? ", json, csv or html" : " or json") + ", got \"" + format + "\"");
-  }
+// recommend writes every TextFormat; catalog table, md and json.
+void check_catalog_format(TextFormat format) {
+  if (format == TextFormat::csv || format == TextFormat::html)
+    throw InputError("--format: expected table, md or json (csv and html are recommend's)");
 }
 
 void check_region(const std::string& region) {
@@ -115,7 +112,6 @@ void restrict_catalog(Catalog& catalog, const std::vector<std::string>& types,
 }  // namespace
 
 int run_recommend(const RecommendOptions& options, std::ostream& out) {
-  check_format(options.format, /*plan=*/true);
   if (options.catalog.max_price_age_days < 0) {
     throw InputError("--max-price-age-days: expected 0 or more days");
   }
@@ -171,11 +167,11 @@ int run_recommend(const RecommendOptions& options, std::ostream& out) {
     plans.push_back(std::move(plan));
   }
   nlohmann::json doc;
-  const bool markdown = options.format == "md";
-  const bool text = options.format == "table" || markdown;
-  if (options.format == "html") {
+  const bool markdown = options.format == TextFormat::md;
+  const bool text = options.format == TextFormat::table || markdown;
+  if (options.format == TextFormat::html) {
     print_plan_page(plans, out);
-  } else if (options.format == "csv") {
+  } else if (options.format == TextFormat::csv) {
     print_plan_csv(plans, out);
   } else if (text) {
     if (markdown) print_plan_header(plans, out);
@@ -199,7 +195,7 @@ int run_recommend(const RecommendOptions& options, std::ostream& out) {
            {"plans", list},
            {"combined_mig_packing", combined_json}};
   }
-  if (options.format == "json") out << json_for_terminal(doc) << "\n";
+  if (options.format == TextFormat::json) out << json_for_terminal(doc) << "\n";
   if (!options.out.empty()) write_file_atomically(options.out, doc.dump(2) + "\n");
   return any ? 0 : 3;
 }
@@ -209,7 +205,7 @@ int run_catalog(const CatalogOptions& options, std::ostream& out) {
 }
 
 int run_catalog(const CatalogOptions& options, std::ostream& out, std::ostream& err) {
-  check_format(options.format);
+  check_catalog_format(options.format);
   if (options.catalog.max_price_age_days < 0) {
     throw InputError("--max-price-age-days: expected 0 or more days");
   }
@@ -251,10 +247,10 @@ int run_catalog(const CatalogOptions& options, std::ostream& out, std::ostream& 
   CatalogListing listing = list_catalog(catalog, filter, today, options.catalog.max_price_age_days);
   listing.catalog_file = path;
   listing.warnings = notes;
-  if (options.format == "json") {
+  if (options.format == TextFormat::json) {
     out << json_for_terminal(to_json(listing)) << "\n";
   } else {
-    print_catalog_listing(listing, out, options.format == "md");
+    print_catalog_listing(listing, out, options.format == TextFormat::md);
   }
   return 0;
 }

@@ -115,7 +115,7 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
     row.evidence = rl.evidence;
     row.estimated = rl.estimated;
     if (rl.estimated) {
-      row.label = "estimated";
+      row.label = PlanLabel::estimated;
       std::string notes;
       for (const auto& n : rl.estimate_notes) notes += (notes.empty() ? "" : "; ") + n;
       row.basis = "estimated: " + notes;
@@ -243,10 +243,10 @@ TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Workload& w,
         (cpu->instance_type.empty() ? "" : ", on " + cpu->instance_type) + ", in " +
         cpu->report_file;
     if (same_type) {
-      row.label = "measured";
+      row.label = PlanLabel::measured;
       row.basis = "measured on this instance type (" + measured_on + ")";
     } else {
-      row.label = "scaled";
+      row.label = PlanLabel::scaled;
       row.basis = "scaled from the CPU measured (" + measured_on + ") x " +
                   std::to_string(type.vcpu) + " / " + std::to_string(cpu->logical_cpus) +
                   " vCPUs; the instance's CPU model may differ";
@@ -304,7 +304,7 @@ void add_rows(const TypeCapacity& tc, const InstanceTypeInfo& type, const Worklo
     model.spare = [&w, &tc, &type, rate, span](OptionCost& c, double loss) {
       c.needed_replicas = detail::replicas_needed(w, rate, loss);
       c.spare_replicas = std::max(0, c.instances / span - c.needed_replicas);
-      c.spare_unit = "accelerators";
+      c.spare_unit = SpareUnit::accelerators;
       c.spare_accelerators = std::max(
           0, c.instances * type.accelerator_count - c.needed_replicas * tc.row.gpus_per_replica);
       c.spare_usd_per_hour = c.spare_accelerators * c.price.usd_per_hour /
@@ -395,7 +395,7 @@ void add_mig_rows(const InstanceTypeInfo& type, const Accelerator& acc, const Mi
       return (gpus_for(rate, loss) + type.accelerator_count - 1) / type.accelerator_count;
     };
     model.spare = [&, rate](OptionCost& c, double loss) {
-      c.spare_unit = "slices";
+      c.spare_unit = SpareUnit::slices;
       c.needed_replicas = detail::replicas_needed(w, rate, loss);
       const int provisioned = per_gpu * c.instances * type.accelerator_count;
       c.spare_replicas = std::max(0, provisioned - c.needed_replicas);
@@ -489,7 +489,7 @@ std::optional<MigChoice> choose_mig_profile(const Workload& w, const Accelerator
       choice.units_per_second_per_slice = rl.units_per_second;
       choice.binding = rl.binding;
       choice.evidence = rl.evidence;
-      choice.basis = "measured (reports, MIG mode " + d->mig_mode + ")";
+      choice.basis = "measured (reports, MIG mode " + std::string(to_string(d->mig_mode)) + ")";
       choice.units_per_joule = std::nullopt;  // per-slice power is not observable (shared board)
       choice.spread = detail::roofline_spread(rl, *d, run);
     } else {
@@ -605,8 +605,8 @@ Plan make_plan(const Workload& w, const CapabilityTable& table, const Catalog& c
     }
   }
   std::stable_sort(plan.rows.begin(), plan.rows.end(), [](const PlanRow& a, const PlanRow& b) {
-    const bool a_measured = a.label == "measured";
-    const bool b_measured = b.label == "measured";
+    const bool a_measured = a.label == PlanLabel::measured;
+    const bool b_measured = b.label == PlanLabel::measured;
     if (a_measured != b_measured) return a_measured;
     if (a.rank_usd != b.rank_usd) return a.rank_usd < b.rank_usd;
     return a.instance_type < b.instance_type;

@@ -65,14 +65,15 @@ void print_plan_csv(const std::vector<Plan>& plans, std::ostream& out) {
       std::string blocks;
       for (int b : c.blocks) blocks += (blocks.empty() ? "" : "+") + std::to_string(b);
       const BlockSchedule* s = c.block_schedule ? &*c.block_schedule : nullptr;
-      const int spare = c.spare_unit == "accelerators" ? c.spare_accelerators : c.spare_replicas;
+      const int spare =
+          c.spare_unit == SpareUnit::accelerators ? c.spare_accelerators : c.spare_replicas;
       table.add_row({p.workload_name,
                      std::to_string(i + 1),
                      r.instance_type,
                      r.mig_profile.value_or(""),
                      std::to_string(c.instances),
                      c.option,
-                     r.label,
+                     std::string(to_string(r.label)),
                      p.unit,
                      plain_number(r.units_per_second_per_instance),
                      plain_number(c.usd_per_hour),
@@ -91,7 +92,7 @@ void print_plan_csv(const std::vector<Plan>& plans, std::ostream& out) {
                      s ? plain_number(s->usable_hours) : "",
                      plain_number(c.units_per_dollar),
                      number(r.units_per_joule),
-                     c.spare_unit,
+                     std::string(to_string(c.spare_unit)),
                      std::to_string(spare),
                      plain_number(c.spare_usd_per_hour),
                      c.quota ? std::to_string(c.quota->vcpus) : "",

@@ -16,7 +16,7 @@ json evidence_json(const Evidence& e) {
          {"value", e.value},
          {"unit", e.unit},
          {"parameters", e.parameters}};
-  if (!e.mode.empty()) j["mode"] = e.mode;
+  if (e.concurrency != Concurrency::not_stated) j["mode"] = e.concurrency;
   return j;
 }
 

@@ -50,14 +50,15 @@ void answer(const Plan& p, std::ostream& out) {
                               " <span class=\"why\">(" + e(top.power_note) + ")</span>"
                         : "<span class=\"why\">" + e(top.power_note) + "</span>");
   item("Binding resource", e(top.binding));
-  item("Basis",
-       "<span class=\"label-" + e(top.label) + "\">" + e(top.label) + "</span> — " + e(top.basis));
+  item("Basis", "<span class=\"label-" + std::string(to_string(top.label)) + "\">" +
+                    std::string(to_string(top.label)) + "</span> — " + e(top.basis));
   item("Price", e(format_usd(top.cost.price.usd_per_hour) + "/h per instance, " +
                   top.cost.price.source + ", as of " + top.cost.price.as_of) +
                     (top.cost.price_stale ? " <b class=\"warn\">STALE</b>" : "") +
                     (top.cost.price.illustrative ? " <b class=\"warn\">ILLUSTRATIVE</b>" : ""));
   if (top.cost.spare_accelerators > 0)
-    item("Spare", e(std::to_string(top.cost.spare_accelerators) + " " + top.cost.spare_unit + ", " +
+    item("Spare", e(std::to_string(top.cost.spare_accelerators) + " " +
+                    std::string(to_string(top.cost.spare_unit)) + ", " +
                     format_usd(top.cost.spare_usd_per_hour) + "/h"));
   out << "</dl></div>\n";
 }
@@ -70,8 +71,9 @@ std::string perf_per_dollar_chart(const Plan& p) {
     b.label = "#" + std::to_string(i + 1) + " " + option_name(r);
     b.value = r.cost.units_per_dollar;
     b.value_text =
-        short_number(r.cost.units_per_dollar) + (r.label == "measured" ? "" : " (" + r.label + ")");
-    b.css_class = r.label == "measured" ? "" : "estimated";
+        short_number(r.cost.units_per_dollar) +
+        (r.label == PlanLabel::measured ? "" : " (" + std::string(to_string(r.label)) + ")");
+    b.css_class = r.label == PlanLabel::measured ? "" : "estimated";
     b.tooltip = b.label + ": " + format_usd(r.cost.usd_per_hour) + "/h, " + r.basis;
     bars.push_back(std::move(b));
   }
@@ -177,9 +179,9 @@ void plan_section(const Plan& p, std::ostream& out) {
       << "/J</th><th>binding</th><th>price (source, as of)</th></tr>\n";
   for (std::size_t i = 0; i < p.rows.size(); ++i) {
     const PlanRow& r = p.rows[i];
-    out << "<tr" << (r.label == "measured" ? "" : " class=\"estimated\"") << "><td>" << i + 1
-        << "</td><td>" << e(option_name(r)) << "</td><td><span class=\"label-" << e(r.label)
-        << "\">" << e(r.label) << "</span></td><td class=\"num\">"
+    out << "<tr" << (r.label == PlanLabel::measured ? "" : " class=\"estimated\"") << "><td>"
+        << i + 1 << "</td><td>" << e(option_name(r)) << "</td><td><span class=\"label-"
+        << to_string(r.label) << "\">" << to_string(r.label) << "</span></td><td class=\"num\">"
         << e(format_usd(r.cost.usd_per_hour)) << "</td><td class=\"num\">"
         << e(format_usd(r.cost.usd_per_month)) << "</td>";
     if (p.window_days)

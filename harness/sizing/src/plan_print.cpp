@@ -14,11 +14,11 @@ namespace gpusizer::sizing {
 namespace {
 
 std::string spare_cell(const OptionCost& c) {
-  const int n = c.spare_unit == "accelerators" ? c.spare_accelerators : c.spare_replicas;
+  const int n = c.spare_unit == SpareUnit::accelerators ? c.spare_accelerators : c.spare_replicas;
   if (n == 0) return "0";
-  const std::string unit = c.spare_unit == "accelerators" ? " acc"
-                           : c.spare_unit == "instances"  ? " inst"
-                                                          : " slices";
+  const std::string unit = c.spare_unit == SpareUnit::accelerators ? " acc"
+                           : c.spare_unit == SpareUnit::instances  ? " inst"
+                                                                   : " slices";
   return std::to_string(n) + unit + " " + format_usd(c.spare_usd_per_hour) + "/h";
 }
 
@@ -62,7 +62,7 @@ Table plan_table(const Plan& plan) {
     row.push_back(r.units_per_joule ? short_number(*r.units_per_joule) + " " + plan.unit + "/J"
                                     : "not measured");
     row.push_back(r.binding);
-    row.push_back(r.label);
+    row.emplace_back(to_string(r.label));
     row.push_back(price_label(r.cost));
     table.add_row(std::move(row));
   }
@@ -80,7 +80,7 @@ std::string price_label(const OptionCost& cost) {
 }
 
 std::vector<std::string> row_labels(const PlanRow& row) {
-  std::vector<std::string> out{row.label};
+  std::vector<std::string> out{std::string(to_string(row.label))};
   if (row.cost.price.illustrative) out.push_back("illustrative");
   if (row.cost.price_stale) out.push_back("stale");
   if (!row.cost.price_age_days) out.push_back("undated");
@@ -102,12 +102,12 @@ std::vector<std::string> top_plan_reasons(const Plan& plan) {
     const OptionCost& c = top.cost;
     std::ostringstream spare;
     spare << "spare: the target needs " << c.needed_replicas
-          << (c.spare_unit == "slices" ? " slice(s)" : " replica(s)") << " at utilization "
+          << (c.spare_unit == SpareUnit::slices ? " slice(s)" : " replica(s)") << " at utilization "
           << short_number(plan.utilization_target) << "; " << c.instances << " instance(s) hold "
           << c.needed_replicas + c.spare_replicas << ", so ";
-    if (c.spare_unit == "accelerators") {
+    if (c.spare_unit == SpareUnit::accelerators) {
       spare << c.spare_accelerators << " accelerator(s)";
-    } else if (c.spare_unit == "instances") {
+    } else if (c.spare_unit == SpareUnit::instances) {
       spare << c.spare_replicas << " instance(s)";
     } else {
       spare << c.spare_replicas << " slice position(s) (" << c.spare_accelerators

@@ -91,13 +91,13 @@ void spare_of(OptionCost& c, const InstanceTypeInfo& type, const Workload& workl
   const int provisioned = c.instances * model.replicas_per_instance;
   c.spare_replicas = std::max(0, provisioned - c.needed_replicas);
   if (type.accelerator && type.accelerator_count > 0) {
-    c.spare_unit = "accelerators";
+    c.spare_unit = SpareUnit::accelerators;
     c.spare_accelerators = std::max(0, c.instances * type.accelerator_count -
                                            c.needed_replicas * model.accelerators_per_replica);
     c.spare_usd_per_hour =
         c.spare_accelerators * c.price.usd_per_hour / static_cast<double>(type.accelerator_count);
   } else {
-    c.spare_unit = "instances";
+    c.spare_unit = SpareUnit::instances;
     c.spare_accelerators = 0;
     c.spare_usd_per_hour = c.spare_replicas * c.price.usd_per_hour;
   }

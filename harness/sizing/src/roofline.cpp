@@ -114,7 +114,8 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
   for (const auto& term : terms) {
     if (term.amount <= 0) continue;
     // On a CPU the data is in host memory already: there is no host-to-device copy to bound it.
-    if (term.resource == "host link" && device != nullptr && device->kind == "cpu") continue;
+    if (term.resource == "host link" && device != nullptr && device->kind == TargetKind::cpu)
+      continue;
     const ResourceRate* rate =
         device != nullptr ? measured(*device, term.resource, term.key) : nullptr;
     double per_second = 0;
@@ -155,7 +156,7 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
       double best_distance = INFINITY;
       const Evidence* best_evidence = nullptr;
       for (const auto& d : table.devices) {
-        if (d.kind != "gpu") continue;
+        if (d.kind != TargetKind::gpu) continue;
         const Accelerator* acc = catalog.find_accelerator(d.accelerator);
         const ResourceRate* m = measured(d, term.resource, term.key);
         if (acc == nullptr || m == nullptr) continue;

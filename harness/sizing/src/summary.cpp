@@ -25,8 +25,8 @@ std::string what(const PlanRow& r) {
 
 // " (ESTIMATED)", " (SCALED)" or "" for a measured row.
 std::string label_mark(const PlanRow& r) {
-  if (r.label == "measured") return "";
-  std::string up = r.label;
+  if (r.label == PlanLabel::measured) return "";
+  std::string up(to_string(r.label));
   std::transform(up.begin(), up.end(), up.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   return " (" + up + ")";
@@ -85,8 +85,8 @@ void top_plan(Plan& plan) {
       "Top plan: " + what(top) + ", " + format_usd(top.cost.usd_per_hour) + "/h, " +
       format_usd(top.cost.usd_per_month) + "/month" +
       (top.cost.window_usd ? ", " + format_usd(*top.cost.window_usd) + " over the window" : "");
-  if (top.label == "estimated") s += " (ESTIMATED: no measured option qualified)";
-  if (top.label == "scaled") {
+  if (top.label == PlanLabel::estimated) s += " (ESTIMATED: no measured option qualified)";
+  if (top.label == PlanLabel::scaled) {
     s += " (SCALED from a CPU measured on another machine, no measured option qualified: measure " +
          top.instance_type + " before choosing)";
   }
@@ -105,16 +105,16 @@ void top_plan(Plan& plan) {
 // Measured options rank first, but a cheaper estimate (or scaled CPU row) must not go unmentioned.
 void cheaper_unmeasured(Plan& plan) {
   const PlanRow& top = plan.rows.front();
-  if (top.label != "measured") return;
+  if (top.label != PlanLabel::measured) return;
   const PlanRow* cheaper = nullptr;
   for (const auto& r : plan.rows) {
-    if (r.label != "measured" && r.rank_usd < top.rank_usd &&
+    if (r.label != PlanLabel::measured && r.rank_usd < top.rank_usd &&
         (cheaper == nullptr || r.rank_usd < cheaper->rank_usd)) {
       cheaper = &r;
     }
   }
   if (cheaper != nullptr) {
-    std::string up = cheaper->label == "scaled" ? "SCALED" : "ESTIMATED";
+    std::string up = cheaper->label == PlanLabel::scaled ? "SCALED" : "ESTIMATED";
     plan.summary.push_back(
         "Cheaper on paper but " + up + " (no measurement of " +
         (cheaper->kind == "cpu" ? cheaper->instance_type : cheaper->accelerator) + "): " +
@@ -160,7 +160,7 @@ void cpu_verdict(Plan& plan) {
       if (best_cpu == nullptr || r.rank_usd < best_cpu->rank_usd) best_cpu = &r;
     } else {
       if (best_acc == nullptr || r.rank_usd < best_acc->rank_usd) best_acc = &r;
-      if (r.label == "measured" &&
+      if (r.label == PlanLabel::measured &&
           (best_measured_acc == nullptr || r.rank_usd < best_measured_acc->rank_usd)) {
         best_measured_acc = &r;
       }
@@ -175,9 +175,10 @@ void cpu_verdict(Plan& plan) {
         (best_acc ? " vs " + rank_money(plan, *best_acc) + " for " + best_acc->instance_type +
                         label_mark(*best_acc)
                   : "") +
-        (best_cpu->label == "scaled" ? "; it is scaled from a CPU measured on another machine: "
-                                       "measure this type before choosing"
-                                     : "") +
+        (best_cpu->label == PlanLabel::scaled
+             ? "; it is scaled from a CPU measured on another machine: "
+               "measure this type before choosing"
+             : "") +
         ".");
   } else if (best_measured_acc != nullptr && best_cpu->rank_usd < best_measured_acc->rank_usd) {
     plan.summary.push_back("A general-purpose instance (" + cpu_text +
@@ -201,9 +202,9 @@ void window_sentence(Plan& plan, const Workload& w) {
   };
   Best best[3] = {{"reservation", nullptr}, {"on-demand", nullptr}, {"spot", nullptr}};
   // Compared within the top plan's evidence group: measured rows when there are any.
-  const bool measured = plan.rows.front().label == "measured";
+  const bool measured = plan.rows.front().label == PlanLabel::measured;
   for (const auto& r : plan.rows) {
-    if (!r.cost.window_usd || (r.label == "measured") != measured) continue;
+    if (!r.cost.window_usd || (r.label == PlanLabel::measured) != measured) continue;
     int k = -1;
     if (is_window_option(r.cost.option)) k = 0;
     if (r.cost.option == "on_demand") k = 1;

@@ -182,7 +182,7 @@ void mark_ties(Plan& plan) {
       PlanRow& b = plan.rows[j];
       // Ranked in one group (measured, then the rest) and both with a measured spread.
       if (!a.spread.available || !b.spread.available) continue;
-      if ((a.label == "measured") != (b.label == "measured")) continue;
+      if ((a.label == PlanLabel::measured) != (b.label == PlanLabel::measured)) continue;
       if (!indistinguishable(a, b)) continue;
       a.spread.indistinguishable_from.push_back(static_cast<int>(j + 1));
       b.spread.indistinguishable_from.push_back(static_cast<int>(i + 1));

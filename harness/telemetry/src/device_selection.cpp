@@ -48,7 +48,7 @@ bool uuid_matches(const std::string& entry, const std::string& uuid) {
 Target whole_gpu_target(const NvmlGpu& g) {
   Target t;
   t.id = g.id;
-  t.kind = "gpu";
+  t.kind = TargetKind::gpu;
   t.name = g.name;
   t.uuid = g.uuid;
   t.index = static_cast<int>(g.index);
@@ -167,7 +167,7 @@ std::vector<Target> known_devices(const NvmlInventory& inventory) {
 std::vector<std::string> gpus_with_unlisted_slices(const NvmlInventory& inventory) {
   std::vector<std::string> out;
   for (const auto& g : inventory.gpus)
-    if (g.mig_mode == "enabled" && !g.mig_enumeration_error.empty()) out.push_back(g.id);
+    if (g.mig_mode == MigState::enabled && !g.mig_enumeration_error.empty()) out.push_back(g.id);
   return out;
 }
 
@@ -211,7 +211,7 @@ DeviceSelection select_devices(const NvmlInventory& inv, const DeviceSelectionRe
     push_unique(s.mig_parents, whole_gpu_target(g), [](const Target& t) { return t.id; });
   };
   for (const NvmlGpu* g : grant.gpus) {
-    if (g->mig_mode != "enabled") {
+    if (g->mig_mode != MigState::enabled) {
       s.whole_gpus.push_back(whole_gpu_target(*g));
       continue;
     }

@@ -35,7 +35,7 @@ TelemetryWindow GpuProbe::end() {
   take_sample(true);
   TelemetryWindow w;
   if (samples_.empty()) {
-    w.source = "unavailable";
+    w.source = TelemetrySource::unavailable;
     w.scope = "GPU board power (NVML)";
     w.unavailable_reason =
         reader_->lost() ? reader_->lost_reason() : "no NVML sample could be read";

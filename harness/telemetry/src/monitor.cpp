@@ -23,8 +23,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 void validate(const MonitorOptions& o) {
-  if (o.format != "emf" && o.format != "prometheus")
-    throw InputError("--format: expected emf or prometheus, got " + o.format);
   if (!(o.interval_seconds > 0)) throw InputError("--interval: expected a positive duration");
   if (!(o.duration_seconds >= 0)) throw InputError("--duration: expected a duration >= 0");
   if (!(o.idle.idle_after_seconds >= 0)) throw InputError("--idle-after: expected a duration >= 0");
@@ -257,7 +255,7 @@ int run_monitor(const MonitorOptions& options, std::ostream& out) {
   if (watched.empty()) throw RuntimeError("monitor: NVML reports no GPU");
 
   std::ofstream file;
-  if (!options.out_file.empty() && options.format == "emf") {
+  if (!options.out_file.empty() && options.format == MonitorFormat::emf) {
     file.open(options.out_file, std::ios::trunc);
     if (!file) throw RuntimeError("monitor: cannot write " + options.out_file);
   }
@@ -312,7 +310,7 @@ int run_monitor(const MonitorOptions& options, std::ostream& out) {
       samples.push_back(m);
       read_slices(w, t, m, note, samples, round);
     }
-    if (options.format == "emf") {
+    if (options.format == MonitorFormat::emf) {
       for (const auto& m : samples) lines << emf_line(m, host, now_ms, options) << '\n';
       lines.flush();
     } else if (!options.out_file.empty()) {

@@ -125,7 +125,7 @@ std::vector<EmfEntry> cloudwatch_entries(const MonitorSample& s) {
 
 std::string emf_line(const MonitorSample& s, const MonitorHost& host, std::int64_t timestamp_ms,
                      const MonitorOptions& options) {
-  const bool cloudwatch = options.names == "cloudwatch";
+  const bool cloudwatch = options.names == MetricNames::cloudwatch;
   // The CloudWatch agent's dimension set is {index, name, host} (host left out like the agent's
   // omit_hostname): an alarm matches a metric by its exact dimension set, so only these (and
   // the user's own) are declared. A MIG slice adds dcgm-exporter's GPU_I_PROFILE and GPU_I_ID.
@@ -253,7 +253,7 @@ std::string prometheus_text(const std::vector<MonitorSample>& samples, const Mon
        "Device memory size (NVML memory info; per MIG slice for a slice).",
        [](const MonitorSample& s) { return as_double(s.sample.memory_total_bytes); }},
   };
-  const bool dcgm = options.names == "dcgm";
+  const bool dcgm = options.names == MetricNames::dcgm;
   const std::vector<Family>& families = dcgm ? dcgm_families : gpusizer_families;
   std::ostringstream out;
   auto labels = [&](const MonitorSample& s) {

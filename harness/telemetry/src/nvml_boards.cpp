@@ -21,7 +21,7 @@ class NvmlBoards final : public GpuBoards {
   std::optional<BoardMatch> find(const Target& target, std::string& why) const override {
     for (const auto& g : gpus_) {
       const std::string label = "GPU " + std::to_string(g.index) + " (" + g.uuid + ")";
-      if (target.kind == "gpu") {
+      if (target.kind == TargetKind::gpu) {
         const bool by_uuid = target.uuid && *target.uuid == g.uuid;
         const bool by_index = !target.uuid && target.index && *target.index >= 0 &&
                               static_cast<unsigned int>(*target.index) == g.index;

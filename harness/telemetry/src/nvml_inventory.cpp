@@ -6,14 +6,14 @@
 namespace gpusizer::telemetry {
 namespace {
 
-std::string mig_mode_text(std::optional<unsigned int> mode) {
-  if (!mode) return "not supported";
-  return *mode == NVML_DEVICE_MIG_ENABLE ? "enabled" : "disabled";
+MigState mig_state(std::optional<unsigned int> mode) {
+  if (!mode) return MigState::not_supported;
+  return *mode == NVML_DEVICE_MIG_ENABLE ? MigState::enabled : MigState::disabled;
 }
 
 Target mig_target(const NvmlGpu& gpu, const NvmlMigDevice& m) {
   Target t;
-  t.kind = "mig";
+  t.kind = TargetKind::mig;
   t.id = gpu.id + "/mig-" + m.profile + "-gi" + std::to_string(m.gpu_instance_id) + "-ci" +
          std::to_string(m.compute_instance_id);
   t.name = gpu.name + " MIG " + m.profile;
@@ -49,8 +49,8 @@ NvmlInventory nvml_inventory() {
     g.id = "gpu" + std::to_string(h.index);
     g.uuid = h.uuid;
     g.name = h.name;
-    g.mig_mode = mig_mode_text(h.mig_current);
-    g.mig_pending_mode = mig_mode_text(h.mig_pending);
+    g.mig_mode = mig_state(h.mig_current);
+    g.mig_pending_mode = mig_state(h.mig_pending);
     unsigned int value = 0;
     if (api.enforced_power_limit && api.enforced_power_limit(h.handle, &value) == NVML_SUCCESS)
       g.power_limit_watts = value / 1000.0;

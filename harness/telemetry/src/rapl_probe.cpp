@@ -36,11 +36,11 @@ TelemetryWindow RaplProbe::end() {
   TelemetryWindow w;
   w.scope = "CPU package (RAPL)";
   if (readings_.size() < 2) {
-    w.source = "unavailable";
+    w.source = TelemetrySource::unavailable;
     w.unavailable_reason = "fewer than two RAPL readings could be taken";
     return w;
   }
-  w.source = "rapl";
+  w.source = TelemetrySource::rapl;
   w.sample_count = readings_.size();
   w.sample_period_seconds = period_seconds_;
   w.duration_seconds = readings_.back().t_seconds - readings_.front().t_seconds;

@@ -30,12 +30,10 @@ class Provider final : public TelemetryProvider {
   }
 
   std::unique_ptr<TelemetryProbe> probe_for(const Target& target) override {
-    if (target.kind == "cpu") {
+    if (target.kind == TargetKind::cpu) {
       if (!rapl_) return std::make_unique<UnavailableProbe>(kCpuScope, rapl_reason_);
       return std::make_unique<RaplProbe>(*rapl_, options_.sample_period_seconds);
     }
-    if (target.kind != "gpu" && target.kind != "mig")
-      return std::make_unique<UnavailableProbe>("", "no telemetry for target kind " + target.kind);
     if (!boards_) return std::make_unique<UnavailableProbe>(kGpuScope, nvml_reason_);
     std::string why;
     auto match = boards_->find(target, why);
@@ -85,15 +83,15 @@ nlohmann::json Provider::measure_idle(const std::vector<Target>& targets) {
   std::vector<GpuIdle> gpus;
   bool want_cpu = false;
   for (const auto& t : targets) {
-    if (t.kind == "cpu") {
+    if (t.kind == TargetKind::cpu) {
       if (rapl_)
         want_cpu = true;
       else
         out[t.id] = {{"unavailable", rapl_reason_}};
-    } else if (t.kind == "mig") {
+    } else if (t.kind == TargetKind::mig) {
       out[t.id] = {{"unavailable", "board power is per physical GPU; see the idle power of " +
                                        t.parent.value_or("the parent GPU")}};
-    } else if (t.kind == "gpu") {
+    } else if (t.kind == TargetKind::gpu) {
       std::string why = nvml_reason_;
       std::optional<BoardMatch> m;
       if (boards_) m = boards_->find(t, why);
@@ -125,7 +123,7 @@ nlohmann::json Provider::measure_idle(const std::vector<Target>& targets) {
     const auto rapl_after = rapl_->read();
     std::string cpu_id = "cpu";
     for (const auto& t : targets)
-      if (t.kind == "cpu") cpu_id = t.id;
+      if (t.kind == TargetKind::cpu) cpu_id = t.id;
     if (rapl_before && rapl_after && elapsed > 0) {
       out[cpu_id] = {{"idle_power_watts", rapl_->delta_joules(*rapl_before, *rapl_after) / elapsed},
                      {"seconds", elapsed},

@@ -164,7 +164,7 @@ std::optional<double> integrate_power_joules(const std::vector<GpuSample>& sampl
 TelemetryWindow summarize_gpu_window(const std::vector<GpuSample>& samples,
                                      const GpuStatics& statics, double sample_period_seconds) {
   TelemetryWindow w;
-  w.source = "nvml";
+  w.source = TelemetrySource::nvml;
   w.scope = "GPU board power (NVML)";
   w.sample_count = samples.size();
   w.sample_period_seconds = sample_period_seconds;

@@ -25,7 +25,7 @@ struct BenchCase {
   // "<family>/<operation>/<target>/<param>=<value>/..." e.g.
   // "memory/stream_triad/cpu/bytes=268435456"
   std::string id;
-  std::string family;     // one of kRecordFamilies (gpusizer/report.hpp)
+  Family family = Family::memory;
   std::string operation;  // "stream_triad", "h2d_pinned", "bf16", "all_reduce", "p2p_ce_read"...
   std::vector<std::string> targets;  // target ids; several for multi-GPU cases
   nlohmann::json parameters = nlohmann::json::object();

@@ -96,6 +96,6 @@ std::optional<double> wait_at_start_barrier();
 // adds one entry, "mig/<slice>/mode=<mode>", with its reason.
 // The start barrier goes into target_telemetry[slice]["concurrent_start_barrier"] and each
 // record's details ("start_barrier"); a child that missed it, or a timeout, becomes a warning.
-void merge_child_result(Report& parent, const ChildResult& result, const std::string& mode);
+void merge_child_result(Report& parent, const ChildResult& result, Concurrency concurrency);
 
 }  // namespace gpusizer::bench

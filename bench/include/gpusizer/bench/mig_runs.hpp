@@ -16,7 +16,7 @@
 namespace gpusizer::bench {
 
 struct MigRunSettings {
-  std::vector<std::string> modes;  // "isolated", "concurrent"
+  std::vector<Concurrency> modes;  // isolated, concurrent
   std::string suite;
   bool tiny = false;
   std::string filter;
@@ -33,18 +33,18 @@ inline constexpr double kMinChildSeconds = 5;
 
 // --mig-mode: "both" is isolated then concurrent; "isolated", "concurrent" alone; "off" none.
 // InputError for anything else.
-std::vector<std::string> mig_modes(const std::string& mig_mode);
+std::vector<Concurrency> mig_modes(const std::string& mig_mode);
 
 // The slices one mode still has to measure: all of them, less those a resumed report measured
 // already (records of that slice and mode, and no not_run entry left for them).
 struct MigModeRun {
-  std::string mode;
+  Concurrency mode = Concurrency::isolated;
   std::vector<Target> slices;
   // Children run one at a time (isolated: one turn each) or all at once (concurrent: one turn).
   std::size_t turns() const;
 };
 std::vector<MigModeRun> mig_partition(const std::vector<Target>& slices,
-                                      const std::vector<std::string>& modes, const Report& report);
+                                      const std::vector<Concurrency>& modes, const Report& report);
 
 // Each child's share of the time left: an equal part per turn still to come (an isolated child is
 // one turn, a concurrent batch one), so time a child leaves unused goes to the later ones.

@@ -17,8 +17,8 @@ struct CaseOutcome {
   std::vector<TelemetryWindow> windows;  // one per repetition, combined over time
   kernels::VerificationResult verification;
   kernels::WorkAmount work;
-  std::string timer;
-  std::string mode;
+  Timer timer = Timer::steady_clock;
+  CacheMode mode = CacheMode::hot;
   std::map<std::string, std::string> details;
   std::map<std::string, double> extra_metrics;
   std::vector<std::string> flags;  // the workload's own (Workload::flags)

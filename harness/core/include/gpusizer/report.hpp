@@ -15,28 +15,16 @@
 
 #include "gpusizer/stats.hpp"
 #include "gpusizer/telemetry_window.hpp"
+#include "gpusizer/vocabulary.hpp"
 
 namespace gpusizer {
 
 inline constexpr int kReportSchemaVersion = 1;
 
-// Record families: the one list. Each family file in bench/ writes its name from here, the loader
-// accepts exactly these, and tests check that the planned cases use every one of them and that
-// reports/schema/report.schema.json's enum is the same list.
-namespace families {
-inline constexpr std::string_view memory = "memory";
-inline constexpr std::string_view gemm = "gemm";
-inline constexpr std::string_view io = "io";
-inline constexpr std::string_view p2p = "p2p";  // multi-GPU copies: GPU pairs, all GPUs <-> host
-inline constexpr std::string_view collectives = "collectives";  // NCCL, multi-GPU
-}  // namespace families
-inline constexpr std::array<std::string_view, 5> kRecordFamilies{
-    families::memory, families::gemm, families::io, families::p2p, families::collectives};
-
 // Something a benchmark runs on.
 struct Target {
-  std::string id;    // "cpu", "gpu0", "gpu0/mig-1g.18gb-gi7-ci0"
-  std::string kind;  // "cpu" | "gpu" | "mig"
+  std::string id;  // "cpu", "gpu0", "gpu0/mig-1g.18gb-gi7-ci0"
+  TargetKind kind = TargetKind::cpu;
   std::string name;  // model: "NVIDIA H200", "AMD EPYC 9R14 96-Core Processor"
   std::optional<std::string> uuid;
   std::optional<int> index;                              // CUDA device index for GPUs
@@ -85,14 +73,14 @@ struct Metric {
 };
 
 struct Verification {
-  std::string status = "not_applicable";  // "passed" | "failed" | "not_applicable"
-  std::string method;                     // "sampled entries vs double-precision reference"
+  VerificationStatus status = VerificationStatus::not_applicable;
+  std::string method;  // "sampled entries vs double-precision reference"
   std::string detail;  // "max rel error 3.1e-7 (tolerance 1e-5) over 4096 entries"
 };
 
 struct Timing {
-  std::string timer;  // "steady_clock" | "cuda_events"
-  std::string mode;   // "hot" (back-to-back, caches warm) | "cold" (caches flushed per sample)
+  Timer timer = Timer::steady_clock;
+  CacheMode cache_mode = CacheMode::hot;  // JSON "mode"
   std::uint64_t ops_per_sample = 1;
   std::vector<double> samples_seconds;  // per-operation time of each sample
   Summary seconds_per_op;               // statistics of samples_seconds
@@ -111,12 +99,12 @@ struct LoadAverage {
 };
 
 struct Record {
-  std::string id;         // unique key in a report: the Google Benchmark name
-  std::string family;     // one of kRecordFamilies
+  std::string id;  // unique key in a report: the Google Benchmark name
+  Family family = Family::memory;
   std::string operation;  // "stream_triad", "h2d_pinned", "bf16", "all_reduce", "p2p_ce_read"...
   std::string target;     // Target::id (several for p2p and collectives, joined by '+')
   nlohmann::json parameters = nlohmann::json::object();  // bytes, m/n/k, dtype, chunk...
-  std::string status;           // "ok" | "failed" (verification failed) | "error" | "skipped"
+  RecordStatus status = RecordStatus::ok;
   std::string reason;           // why skipped / what error
   std::vector<Metric> metrics;  // the first one is the headline figure
   double bytes_per_op = 0;
@@ -130,8 +118,8 @@ struct Record {
   std::string started_at;          // ISO 8601 UTC
   double duration_seconds = 0;     // wall time including set-up and verification
   int repetitions = 1;             // Google Benchmark repetitions of the whole measurement
-  std::string mig_mode;            // MIG: "isolated" | "concurrent"; empty otherwise
-  std::optional<LoadAverage> load_average;  // absent where /proc/loadavg cannot be read
+  Concurrency concurrency = Concurrency::not_stated;  // MIG slices only; JSON "mode"
+  std::optional<LoadAverage> load_average;            // absent where /proc/loadavg cannot be read
 
   const Metric* metric(const std::string& name) const;
 };
@@ -148,9 +136,9 @@ struct ToolInfo {
 // leave `warnings` once a later run completes the report.
 struct RunSession {
   std::string started_at;
-  std::string finished_at;         // empty while running
-  std::string status = "running";  // how this run ended, as Report::status
-  std::string stop_reason;         // "interrupted by signal SIGTERM", "time budget", ... or ""
+  std::string finished_at;                      // empty while running
+  ReportStatus status = ReportStatus::running;  // how this run ended, as Report::status
+  std::string stop_reason;  // "interrupted by signal SIGTERM", "time budget", ... or ""
   ToolInfo tool;
   std::string hostname;
   std::string suite;
@@ -165,9 +153,7 @@ struct Report {
   std::vector<std::string> command_line;
   std::string started_at;
   std::string finished_at;  // empty while running
-  // "running" | "complete" | "stopped" (signal, deadline, budget) | "empty" (nothing measured) |
-  // "failed"
-  std::string status = "running";
+  ReportStatus status = ReportStatus::running;
   std::string suite;
   nlohmann::json settings = nlohmann::json::object();  // the run's options, as given
   Host host;  // the machine that wrote the report (a fleet report: its first host, rank 0's)

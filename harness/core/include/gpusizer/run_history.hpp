@@ -42,7 +42,7 @@ void note_session_devices(Report& report, const std::vector<Target>& targets);
 // Brings this run's entry up to date (at every checkpoint, and at the end): status, stop reason,
 // finish time ("" while running), and the records it added (every id
 // that no earlier entry lists).
-void update_session(Report& report, const std::string& status, const std::string& stop_reason,
+void update_session(Report& report, ReportStatus status, const std::string& stop_reason,
                     const std::string& finished_at);
 
 // A record this run measures again (an earlier run's was cut short): earlier entries no longer

@@ -46,7 +46,7 @@ class UnavailableProbe final : public TelemetryProbe {
   void begin() override {}
   TelemetryWindow end() override {
     TelemetryWindow w;
-    w.source = "unavailable";
+    w.source = TelemetrySource::unavailable;
     w.scope = scope_;
     w.unavailable_reason = reason_;
     return w;

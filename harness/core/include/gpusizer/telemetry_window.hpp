@@ -11,13 +11,14 @@
 #include <vector>
 
 #include "gpusizer/stats.hpp"
+#include "gpusizer/vocabulary.hpp"
 
 namespace gpusizer {
 
 struct TelemetryWindow {
-  std::string source;  // "nvml", "rapl" or "unavailable"
-  std::string scope;   // "GPU board power (NVML)", "CPU package (RAPL)"; never "wall power"
-  std::string unavailable_reason;  // set when source == "unavailable"
+  TelemetrySource source = TelemetrySource::unavailable;
+  std::string scope;  // "GPU board power (NVML)", "CPU package (RAPL)"; never "wall power"
+  std::string unavailable_reason;  // set when source is unavailable
 
   double duration_seconds = 0;
   std::size_t sample_count = 0;

@@ -17,9 +17,9 @@
 namespace gpusizer::kernels {
 
 struct DeviceIdentity {
-  std::string id;    // "gpu3" (NVML index), "gpu0/mig-1g.10gb-gi13-ci0", or "gpu<ordinal>"
-  std::string kind;  // "gpu" | "mig"
-  std::string uuid;  // "GPU-..." | "MIG-..."
+  std::string id;  // "gpu3" (NVML index), "gpu0/mig-1g.10gb-gi13-ci0", or "gpu<ordinal>"
+  TargetKind kind = TargetKind::gpu;       // gpu | mig
+  std::string uuid;                        // "GPU-..." | "MIG-..."
   std::optional<std::string> parent;       // MIG: the parent GPU's id ("unknown" if not known)
   std::optional<std::string> mig_profile;  // MIG: "1g.10gb" ("unknown" if not known)
   std::optional<int> nvml_index;           // whole GPUs matched in NVML

@@ -8,12 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "gpusizer/vocabulary.hpp"
+
 namespace gpusizer::kernels {
 
 struct VerificationResult {
-  std::string status = "not_applicable";  // "passed" | "failed" | "not_applicable"
-  std::string method;                     // how it was checked
-  std::string detail;                     // what was found (max error, wrong bytes...)
+  VerificationStatus status = VerificationStatus::not_applicable;
+  std::string method;  // how it was checked
+  std::string detail;  // what was found (max error, wrong bytes...)
 };
 
 // How much work one operation does, and the counting rule stated in words for the report.
@@ -43,10 +45,9 @@ class Workload {
   // Checks the output of the last run. Must be able to fail.
   virtual VerificationResult verify() = 0;
   virtual WorkAmount work_per_op() const = 0;
-  // "steady_clock" | "cuda_events"
-  virtual std::string timer() const = 0;
-  // "hot" (caches warm, back-to-back) | "cold" (caches flushed before each sample)
-  virtual std::string mode() const { return "hot"; }
+  virtual Timer timer() const = 0;
+  // hot: caches warm, back-to-back; cold: caches flushed before each sample
+  virtual CacheMode mode() const { return CacheMode::hot; }
   // Facts worth recording: algorithm chosen, I/O mode, NUMA node, threads...
   virtual std::map<std::string, std::string> details() const { return {}; }
   // Extra figures measured alongside the time (e.g. I/O stage busy fractions). name -> value.

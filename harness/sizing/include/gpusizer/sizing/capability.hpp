@@ -38,7 +38,7 @@ struct Evidence {
   double value = 0;
   std::string unit;
   nlohmann::json parameters = nlohmann::json::object();
-  std::string mode;  // MIG: isolated | concurrent
+  Concurrency concurrency = Concurrency::not_stated;  // MIG: isolated | concurrent
 };
 
 struct ResourceRate {
@@ -50,17 +50,17 @@ struct ResourceRate {
 };
 
 struct DeviceCapability {
-  std::string kind;         // "gpu" | "mig" | "cpu"
+  TargetKind kind = TargetKind::gpu;
   std::string accelerator;  // catalog accelerator id; CPU model for kind "cpu"
   std::optional<std::string> mig_profile;
-  std::string mig_mode;            // "concurrent" | "isolated" | "" (which records were used)
-  std::string report_name;         // Target.name
-  std::uint64_t memory_bytes = 0;  // smallest seen (GPU/MIG: CUDA's totalGlobalMem)
-  std::string memory_source;       // "<report file> target <id>" of the smallest
-  int logical_cpus = 0;            // CPU: logical CPUs of the measured host
-  std::string instance_type;       // CPU: the report's host.instance_type, when recorded
-  std::string report_file;         // the first report this device was read from
-  int target_count = 0;            // targets merged
+  Concurrency mig_mode = Concurrency::not_stated;  // MIG: which records were used
+  std::string report_name;                         // Target.name
+  std::uint64_t memory_bytes = 0;                  // smallest seen (GPU/MIG: CUDA's totalGlobalMem)
+  std::string memory_source;                       // "<report file> target <id>" of the smallest
+  int logical_cpus = 0;                            // CPU: logical CPUs of the measured host
+  std::string instance_type;                  // CPU: the report's host.instance_type, when recorded
+  std::string report_file;                    // the first report this device was read from
+  int target_count = 0;                       // targets merged
   std::map<std::string, ResourceRate> flops;  // by dtype
   std::optional<ResourceRate> memory_bandwidth;
   std::optional<ResourceRate> host_link;

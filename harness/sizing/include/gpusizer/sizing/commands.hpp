@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "gpusizer/table.hpp"
+
 namespace gpusizer::sizing {
 
 struct CatalogSource {
@@ -25,8 +27,8 @@ struct RecommendOptions {
   std::vector<std::string> workloads;  // at least one
   std::vector<std::string> reports;
   CatalogSource catalog;
-  std::string format = "table";  // "table" | "md" | "json" | "csv" | "html"
-  std::string out;               // plan JSON file ("" = none)
+  TextFormat format = TextFormat::table;  // any
+  std::string out;                        // plan JSON file ("" = none)
   std::optional<int> max_instances;
   std::vector<std::string> instance_types;  // --instance-types: only these (with --families: or)
   std::vector<std::string> families;        // --families: only these families
@@ -37,11 +39,11 @@ int run_recommend(const RecommendOptions& options, std::ostream& out);
 
 struct CatalogOptions {
   CatalogSource catalog;
-  std::string family;                    // "p5", "g6e"...
-  std::string accelerator;               // id, alias or family, case-insensitive ("a100", "inf2")
-  std::optional<double> min_memory_gib;  // accelerator memory per device >=
-  std::optional<double> max_price;       // on-demand $/h <=
-  std::string format = "table";          // "table" | "md" | "json"
+  std::string family;                     // "p5", "g6e"...
+  std::string accelerator;                // id, alias or family, case-insensitive ("a100", "inf2")
+  std::optional<double> min_memory_gib;   // accelerator memory per device >=
+  std::optional<double> max_price;        // on-demand $/h <=
+  TextFormat format = TextFormat::table;  // table | md | json
   // import-aws: Price List (bulk or get-products), describe-spot-price-history or
   // describe-capacity-block-offerings output, detected by the file's top-level member
   std::string import_file;        // non-empty: run `catalog import-aws`; region: catalog.region

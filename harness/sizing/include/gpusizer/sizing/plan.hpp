@@ -14,6 +14,22 @@
 #include "gpusizer/sizing/mig.hpp"
 #include "gpusizer/sizing/quota.hpp"
 
+namespace gpusizer {
+
+// How a plan row's figure was obtained (vocabulary.hpp): measured (this accelerator or instance
+// type measured, or a user-measured rate), scaled (a CPU measured on another machine, scaled per
+// vCPU) or estimated (datasheet peaks). Only measured rows rank in the first group.
+#define GPUSIZER_PLAN_LABEL_VALUES(X) \
+  X(measured, "measured") X(scaled, "scaled") X(estimated, "estimated")
+GPUSIZER_VOCABULARY(PlanLabel, GPUSIZER_PLAN_LABEL_VALUES)
+// What an option's spare capacity is counted in: accelerators, instances (CPU types) or MIG
+// slices.
+#define GPUSIZER_SPARE_UNIT_VALUES(X) \
+  X(accelerators, "accelerators") X(instances, "instances") X(slices, "slices")
+GPUSIZER_VOCABULARY(SpareUnit, GPUSIZER_SPARE_UNIT_VALUES)
+
+}  // namespace gpusizer
+
 namespace gpusizer::sizing {
 
 inline constexpr int kPlanSchemaVersion = 1;
@@ -50,12 +66,12 @@ struct OptionCost {
   bool price_stale = false;                        // older than EngineOptions::max_price_age_days
   // Capacity beyond what the target needs at the utilization target (after interruption loss):
   // needed_replicas = ceil(target / (rate per replica x utilization x (1 - loss))).
-  int needed_replicas = 0;         // MIG: slices
-  int spare_replicas = 0;          // provisioned replicas (slice positions) - needed
-  int spare_accelerators = 0;      // GPU/Neuron types: paid accelerators not needed; MIG: idle
-                                   // whole GPUs; CPU types: 0
-  double spare_usd_per_hour = 0;   // what the spare capacity costs per hour
-  std::string spare_unit;          // "accelerators" | "instances" (CPU) | "slices" (MIG)
+  int needed_replicas = 0;        // MIG: slices
+  int spare_replicas = 0;         // provisioned replicas (slice positions) - needed
+  int spare_accelerators = 0;     // GPU/Neuron types: paid accelerators not needed; MIG: idle
+                                  // whole GPUs; CPU types: 0
+  double spare_usd_per_hour = 0;  // what the spare capacity costs per hour
+  SpareUnit spare_unit = SpareUnit::accelerators;
   std::optional<QuotaNeed> quota;  // EC2 vCPU quota this option needs (on-demand, spot, ...)
   std::vector<std::string> notes;
 };
@@ -66,10 +82,7 @@ struct PlanRow {
   std::string accelerator;  // catalog id or CPU model
   std::optional<std::string> mig_profile;
   bool estimated = false;
-  // "measured" (this accelerator or this instance type measured, or a user-measured rate),
-  // "scaled" (a CPU measured on another machine, scaled per vCPU) or "estimated" (datasheet
-  // peaks). Only "measured" rows rank in the first group.
-  std::string label = "measured";
+  PlanLabel label = PlanLabel::measured;
   std::string basis;  // "measured (reports)", "user-measured rate", "estimated: ..."
   double memory_per_accelerator_bytes = 0;  // usable memory the fit used (0 for CPU types)
   std::string memory_basis;                 // measured usable memory, or catalog minus reserve

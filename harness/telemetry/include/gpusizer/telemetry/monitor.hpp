@@ -10,18 +10,32 @@
 #include <string>
 
 #include "gpusizer/telemetry/idle_watch.hpp"
+#include "gpusizer/vocabulary.hpp"
+
+namespace gpusizer {
+
+// What `monitor` writes: CloudWatch EMF JSON lines or Prometheus text exposition.
+#define GPUSIZER_MONITOR_FORMAT_VALUES(X) X(emf, "emf") X(prometheus, "prometheus")
+GPUSIZER_VOCABULARY(MonitorFormat, GPUSIZER_MONITOR_FORMAT_VALUES)
+// Metric names: gpusizer's own, the CloudWatch agent's (EMF only) or dcgm-exporter's
+// (Prometheus only).
+#define GPUSIZER_METRIC_NAMES_VALUES(X) \
+  X(gpusizer, "gpusizer") X(cloudwatch, "cloudwatch") X(dcgm, "dcgm")
+GPUSIZER_VOCABULARY(MetricNames, GPUSIZER_METRIC_NAMES_VALUES)
+
+}  // namespace gpusizer
 
 namespace gpusizer::telemetry {
 
 struct MonitorOptions {
-  std::string format = "emf";  // "emf" | "prometheus"
+  MonitorFormat format = MonitorFormat::emf;
   double interval_seconds = 1.0;
   double duration_seconds = 0;  // 0: until *stop_requested becomes true (SIGINT/SIGTERM)
   std::string out_file;         // empty: write to the stream given to run_monitor
-  // Metric names: "gpusizer" (its own), "cloudwatch" (EMF only: the CloudWatch agent's
-  // nvidia_smi_* names and {index, name, host} dimensions) or "dcgm" (Prometheus only:
+  // Metric names: gpusizer (its own), cloudwatch (EMF only: the CloudWatch agent's
+  // nvidia_smi_* names and {index, name, host} dimensions) or dcgm (Prometheus only:
   // dcgm-exporter's DCGM_FI_DEV_* names and labels), so existing alarms and dashboards match.
-  std::string names = "gpusizer";
+  MetricNames names = MetricNames::gpusizer;
   std::string emf_namespace = "gpusizer";
   std::map<std::string, std::string> dimensions;  // extra EMF dimensions / Prometheus labels
   // Leave the host name out of the dimensions and labels, as the CloudWatch agent does once

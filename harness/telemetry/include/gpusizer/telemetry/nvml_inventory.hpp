@@ -14,6 +14,15 @@
 
 #include "gpusizer/report.hpp"
 
+namespace gpusizer {
+
+// A GPU's MIG mode as NVML reports it (nvmlDeviceGetMigMode), "not supported" where it has none.
+#define GPUSIZER_MIG_STATE_VALUES(X) \
+  X(enabled, "enabled") X(disabled, "disabled") X(not_supported, "not supported")
+GPUSIZER_VOCABULARY(MigState, GPUSIZER_MIG_STATE_VALUES)
+
+}  // namespace gpusizer
+
 namespace gpusizer::telemetry {
 
 struct NvmlMigDevice {
@@ -38,8 +47,8 @@ struct NvmlGpu {
   std::string default_sm_clock_source;  // "default applications clock" | "max SM clock"
   std::optional<double> max_sm_clock_mhz;
   std::optional<double> max_memory_clock_mhz;
-  std::string mig_mode;          // "enabled" | "disabled" | "not supported"
-  std::string mig_pending_mode;  // same values; differs from mig_mode until a GPU reset
+  MigState mig_mode = MigState::not_supported;
+  MigState mig_pending_mode = MigState::not_supported;  // differs from mig_mode until a reset
   std::vector<NvmlMigDevice> mig_devices;
   // Not empty when MIG is enabled but its devices could not all be listed: the NVML call and
   // error name, e.g. "nvmlDeviceGetMigDeviceHandleByIndex: NVML_ERROR_NO_PERMISSION (...)". Only
