@@ -34,7 +34,7 @@ bool already_measured(const Report& report, const std::string& target, const std
     if (names_slice_mode(id, target, mode)) return false;
   }
   for (const auto& r : report.records) {
-    if (r.target == target && r.mig_mode == mode) return true;
+    if (r.targets == std::vector<std::string>{target} && r.mig_mode == mode) return true;
   }
   return false;
 }

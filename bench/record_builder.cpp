@@ -38,7 +38,7 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
   r.id = c.id;
   r.family = c.family;
   r.operation = c.operation;
-  r.target = join_targets(c.targets);
+  r.targets = c.targets;
   r.parameters = c.parameters;
   r.started_at = o.started_at;
   r.duration_seconds = o.duration_seconds;

@@ -33,7 +33,7 @@ Record record(const std::string& id, const std::string& target = "cpu",
               const std::string& mode = "") {
   Record r;
   r.id = id;
-  r.target = target;
+  r.targets = {target};
   r.mig_mode = mode;
   r.status = "ok";
   return r;

@@ -33,7 +33,7 @@ Report hostile_report() {
   rec.id = "memory/copy/gpu0";
   rec.family = "memory";
   rec.operation = "copy";
-  rec.target = "gpu0";
+  rec.targets = {"gpu0"};
   rec.status = "ok";
   rec.parameters = {{"label", kHostile}};
   rec.metrics = {{"bandwidth", 1e12, "B/s", ""}};
@@ -96,7 +96,7 @@ Record headline(const std::string& id, const std::string& status, double value) 
   r.id = id;
   r.family = "gemm";
   r.operation = "bf16";
-  r.target = "gpu0";
+  r.targets = {"gpu0"};
   r.status = status;
   if (status == "ok" || status == "failed") r.metrics = {{"throughput", value, "FLOP/s", ""}};
   return r;

@@ -57,7 +57,7 @@ std::string error_of(const std::function<void()>& f) {
 
 std::string h100_report() {
   auto t = gpu_target("gpu0", "NVIDIA H100 80GB HBM3");
-  auto gemm = record("gemm/bf16/8192", "gemm", "bf16", "gpu0", "throughput", 700e12, "FLOP/s");
+  auto gemm = record("gemm/bf16/8192", "gemm", "bf16", {"gpu0"}, "throughput", 700e12, "FLOP/s");
   return save("import-h100-report.json", report_with({t}, {gemm}));
 }
 

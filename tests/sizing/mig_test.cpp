@@ -153,7 +153,7 @@ TEST(SizingMig, SliceNamedLikeCudaAndNvmlNameItMapsToItsModel) {
   auto cj = test_catalog();
   Catalog c = catalog_from_json(gpusizer::JsonInput(cj, "c.json"));
   gpusizer::Target slice = mig_target("gpu0/mig-1g.18gb-gi7-ci0", "Test GPU", "1g.18gb", "gpu0");
-  auto gemm = record("gemm/bf16/gpu0/mig-1g.18gb-gi7-ci0", "gemm", "bf16", slice.id, "throughput",
+  auto gemm = record("gemm/bf16/gpu0/mig-1g.18gb-gi7-ci0", "gemm", "bf16", {slice.id}, "throughput",
                      20e12, "FLOP/s");
   gemm.mig_mode = "concurrent";
   auto path = save("mig-slice-only.json", report_with({slice}, {gemm}));

@@ -14,7 +14,7 @@ Plan plan_for(double busy_fraction, int days) {
   auto cj = test_catalog();
   Catalog c = catalog_from_json(gpusizer::JsonInput(cj, "c.json"));
   auto g = gpu_target("gpu0", "Test GPU");
-  auto gemm = record("gemm/bf16", "gemm", "bf16", "gpu0", "throughput", 100e12, "FLOP/s");
+  auto gemm = record("gemm/bf16", "gemm", "bf16", {"gpu0"}, "throughput", 100e12, "FLOP/s");
   auto table =
       build_capabilities({load_report_file(save("cb-report.json", report_with({g}, {gemm})))}, c);
   auto w = base_workload();

@@ -107,7 +107,7 @@ TEST(SizingQa, CapacityBlockRoundedUpIsDearerAboveThePriceRatio) {
   auto cj = test_catalog();
   Catalog c = catalog_from_json(gpusizer::JsonInput(cj, "c.json"));
   auto g = gpu_target("gpu0", "Test GPU");
-  auto gemm = record("gemm/bf16", "gemm", "bf16", "gpu0", "throughput", 100e12, "FLOP/s");
+  auto gemm = record("gemm/bf16", "gemm", "bf16", {"gpu0"}, "throughput", 100e12, "FLOP/s");
   auto table = build_capabilities(
       {load_report_file(save("qa-cb-report.json", report_with({g}, {gemm})))}, c);
   auto w = base_workload();

@@ -13,8 +13,8 @@
 
 namespace gpusizer {
 
-// "<host id>:<local id>"; every part of a '+'-joined target list is renamed.
-std::string fleet_target_id(const std::string& host_id, const std::string& local_ids);
+// "<host id>:<local id>": a target's id in a fleet report.
+std::string fleet_target_id(const std::string& host_id, const std::string& local_id);
 
 class FleetBuilder {
  public:
