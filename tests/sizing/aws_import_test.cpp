@@ -273,8 +273,8 @@ TEST(SizingAwsImport, ThePlanUsesTheOfferAndSaysWhereItFallsShort) {
   w["reservation_window"] = {{"days", 10}, {"busy_fraction", 1.0}};
   EngineOptions o;
   o.today = *parse_date("2026-11-30");
-  Plan plan = make_plan(workload_from_json(gpusizer::JsonInput(w, "w.json")), CapabilityTable{},
-                        catalog, o);
+  Plan plan =
+      make_plan(demand_from_json(gpusizer::JsonInput(w, "w.json")), CapabilityTable{}, catalog, o);
   const PlanRow* cb = nullptr;
   for (const auto& r : plan.rows)
     if (r.instance_type == "p5.48xlarge" && r.cost.option == "capacity_block") cb = &r;

@@ -19,7 +19,7 @@ Plan plan_for(double busy_fraction, int days) {
       build_capabilities({load_report_file(save("cb-report.json", report_with({g}, {gemm})))}, c);
   auto w = base_workload();
   w["reservation_window"] = {{"days", days}, {"busy_fraction", busy_fraction}};
-  return make_plan(workload_from_json(gpusizer::JsonInput(w, "w.json")), table, c, {});
+  return make_plan(demand_from_json(gpusizer::JsonInput(w, "w.json")), table, c, {});
 }
 
 const PlanRow* row(const Plan& p, const std::string& option) {

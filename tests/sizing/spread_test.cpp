@@ -122,7 +122,7 @@ TEST(SizingSpread, NoisyRatesGiveCountCostAndPerDollarRangesAndTheCountNote) {
   auto c = tie_catalog();
   auto plan =
       make_plan(workload(base_workload()), table_with(c, kNoisy, "spread-noisy.json"), c, {});
-  // Workload: 1e12 FLOP per req, 140 req/s at utilization 0.7; compute binds, so per replica
+  // Demand: 1e12 FLOP per req, 140 req/s at utilization 0.7; compute binds, so per replica
   // 84e12 / 1e12 = 84, 100 and 120 req/s (p5 / point / p95).
   const PlanRow* t1 = row(plan, "t1.x", "on_demand");
   ASSERT_NE(t1, nullptr);
