@@ -171,9 +171,7 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
     r.flags.push_back("noise_target_not_reached");
   }
 
-  r.verification.status = o.verification.status;
-  r.verification.method = o.verification.method;
-  r.verification.detail = o.verification.detail;
+  r.verification = o.verification;
   r.status = o.verification.status == "failed" ? "failed" : "ok";
   if (r.status == "failed") r.flags.push_back("verification_failed");
   return r;
