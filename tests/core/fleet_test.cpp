@@ -189,6 +189,34 @@ TEST(Fleet, MpiRanksOfOneHostCombineIntoOneHost) {
   EXPECT_NE(f.find_record("gemm/bf16/node1:gpu1/square/m=8"), nullptr);
 }
 
+TEST(Fleet, CopyProvenanceCopiesTheRunNotTheHostOrWhatWasMeasured) {
+  Report from;
+  from.tool = {"gpusizer", "0.4.0", "def"};
+  from.command_line = {"gpusizer", "run", "--suite=standard"};
+  from.started_at = "2026-12-01T08:00:00.000Z";
+  from.finished_at = "";
+  from.status = "stopped";
+  from.suite = "standard";
+  from.settings = {{"tiny", true}};
+  from.host.hostname = "ip-z";
+  Report to = host_report("ip-a", "p5.48xlarge");
+  copy_provenance(from, to);
+  EXPECT_EQ(to.tool.version, "0.4.0");
+  EXPECT_EQ(to.tool.git_revision, "def");
+  EXPECT_EQ(to.command_line, (std::vector<std::string>{"gpusizer", "run", "--suite=standard"}));
+  EXPECT_EQ(to.started_at, "2026-12-01T08:00:00.000Z");
+  EXPECT_EQ(to.finished_at, "");
+  EXPECT_EQ(to.status, "stopped");
+  EXPECT_EQ(to.suite, "standard");
+  EXPECT_EQ(to.settings, (nlohmann::json{{"tiny", true}}));
+  // Not provenance: the host and what was measured stay.
+  EXPECT_EQ(to.host.hostname, "ip-a");
+  EXPECT_EQ(to.targets.size(), 4u);
+  EXPECT_EQ(to.records.size(), 4u);
+  EXPECT_EQ(to.not_run.size(), 1u);
+  EXPECT_EQ(to.warnings, std::vector<std::string>{"a warning"});
+}
+
 TEST(Fleet, HostnameThatCannotBeAnIdIsRefused) {
   EXPECT_EQ(refusal({{"a.json", host_report("", "p5.48xlarge")}}),
             "a.json: host.hostname \"\" cannot name a fleet host (empty, or holds ':', '+', '/' "

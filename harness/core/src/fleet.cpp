@@ -82,6 +82,16 @@ std::string fleet_target_id(const std::string& host_id, const std::string& local
   return host_id + ":" + local_id;
 }
 
+void copy_provenance(const Report& from, Report& to) {
+  to.tool = from.tool;
+  to.command_line = from.command_line;
+  to.started_at = from.started_at;
+  to.finished_at = from.finished_at;
+  to.status = from.status;
+  to.suite = from.suite;
+  to.settings = from.settings;
+}
+
 void FleetBuilder::check_compatible(const Report& member, const std::string& source) {
   if (members_ == 0) return;
   if (member.suite != fleet_.suite || tiny_of(member) != tiny_of(fleet_)) {
@@ -151,14 +161,8 @@ void FleetBuilder::add(const Report& member, const std::string& source, std::opt
     fleet_.integrity_breaks.push_back(source + ": " + b);
   if (members_ == 0) {
     first_source_ = source;
-    fleet_.tool = member.tool;
-    fleet_.suite = member.suite;
-    fleet_.settings = member.settings;
-    fleet_.started_at = member.started_at;
-    fleet_.finished_at = member.finished_at;
-    fleet_.status = member.status;
+    copy_provenance(member, fleet_);
     fleet_.host = member.host;
-    fleet_.command_line = member.command_line;
   } else {
     if (member.started_at < fleet_.started_at) fleet_.started_at = member.started_at;
     if (member.finished_at.empty() || fleet_.finished_at.empty()) {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "gpusizer/error.hpp"
+#include "gpusizer/fleet.hpp"
 
 namespace gpusizer {
 namespace {
@@ -111,13 +112,7 @@ Report fleet_part_for_rank(const Report& fleet, const std::string& host_id, int 
     return owner_local_rank(local_id, local_size) == local_rank;
   };
   Report part;
-  part.tool = fleet.tool;
-  part.command_line = fleet.command_line;
-  part.started_at = fleet.started_at;
-  part.finished_at = fleet.finished_at;
-  part.status = fleet.status;
-  part.suite = fleet.suite;
-  part.settings = fleet.settings;
+  copy_provenance(fleet, part);
   if (part.settings.is_object()) part.settings.erase("fleet");
   for (const auto& h : fleet.hosts) {
     if (h.id != host_id) continue;
