@@ -478,9 +478,9 @@ void merge_child_result(Report& parent, const ChildResult& result, Concurrency c
     // Inside the child the slice is its only CUDA device (named by its UUID as the slice's id,
     // or "gpu0"): the record names the slice and its mode. The child's CPU baseline is not the
     // slice's.
-    if (!is_the_slice(r.target)) continue;
-    r.id = replace_segment(r.id, r.target, result.target.id) + "/mode=" + mode;
-    r.target = result.target.id;
+    if (r.targets.size() != 1 || !is_the_slice(r.targets.front())) continue;
+    r.id = replace_segment(r.id, r.targets.front(), result.target.id) + "/mode=" + mode;
+    r.targets = {result.target.id};
     r.concurrency = concurrency;
     if (result.start_barrier) r.details["start_barrier"] = barrier_summary(*result.start_barrier);
     if (parent.find_record(r.id) == nullptr) parent.records.push_back(std::move(r));

@@ -34,7 +34,7 @@ bool already_measured(const Report& report, const std::string& target, Concurren
     if (names_slice_mode(id, target, std::string(to_string(mode)))) return false;
   }
   for (const auto& r : report.records) {
-    if (r.target == target && r.concurrency == mode) return true;
+    if (r.targets == std::vector<std::string>{target} && r.concurrency == mode) return true;
   }
   return false;
 }

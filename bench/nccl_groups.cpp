@@ -104,9 +104,9 @@ std::vector<NcclMember> members_on_rank(const NcclGroupPlan& group, int mpi_rank
   return out;
 }
 
-std::string group_targets(const NcclGroupPlan& group) {
-  std::string out;
-  for (const auto& m : group.members) out += (out.empty() ? "" : "+") + m.target;
+std::vector<std::string> group_targets(const NcclGroupPlan& group) {
+  std::vector<std::string> out;
+  for (const auto& m : group.members) out.push_back(m.target);
   return out;
 }
 

@@ -38,7 +38,7 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
   r.id = c.id;
   r.family = c.family;
   r.operation = c.operation;
-  r.target = join_targets(c.targets);
+  r.targets = c.targets;
   r.parameters = c.parameters;
   r.started_at = o.started_at;
   r.duration_seconds = o.duration_seconds;
@@ -171,9 +171,7 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
     r.flags.push_back("noise_target_not_reached");
   }
 
-  r.verification.status = o.verification.status;
-  r.verification.method = o.verification.method;
-  r.verification.detail = o.verification.detail;
+  r.verification = o.verification;
   r.status =
       o.verification.status == VerificationStatus::failed ? RecordStatus::failed : RecordStatus::ok;
   if (r.status == RecordStatus::failed) r.flags.push_back("verification_failed");

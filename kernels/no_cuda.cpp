@@ -9,11 +9,11 @@ namespace {
 constexpr const char* kNoCuda = "this gpusizer was built without CUDA (no nvcc at configure time)";
 }  // namespace
 
-GpuDiscovery discover_cuda(const DiscoveryOptions&) {
-  GpuDiscovery g;
-  g.unavailable_reason = kNoCuda;
-  g.collectives_unavailable_reason = g.unavailable_reason;
-  g.multi_gpu_unavailable_reason = g.unavailable_reason;
+Discovery discover_cuda(const DiscoveryOptions&) {
+  Discovery g;
+  g.gpu_unavailable_reason = kNoCuda;
+  g.collectives_unavailable_reason = g.gpu_unavailable_reason;
+  g.multi_gpu_unavailable_reason = g.gpu_unavailable_reason;
   return g;
 }
 

@@ -263,7 +263,6 @@ void MpiFleetSession::nccl_between_ranks(const Report& mine, const RunOptions& o
   const SuiteContext ctx{o.suite, nullptr, "", o.tiny};
   using kernels::Collective;
   for (const auto& g : plan.groups) {
-    const std::string joined = group_targets(g);
     std::vector<std::pair<BenchCase, Collective>> cases;
     for (Collective op :
          {Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter,
@@ -272,9 +271,9 @@ void MpiFleetSession::nccl_between_ranks(const Report& mine, const RunOptions& o
         BenchCase c;
         c.family = Family::collectives;
         c.operation = kernels::to_string(op);
-        for (const auto& m : g.members) c.targets.push_back(m.target);
-        c.id = std::string(to_string(c.family)) + "/" + c.operation + "/" + joined +
-               "/backend=nccl/group=" + g.kind + "/bytes=" + std::to_string(bytes);
+        c.targets = group_targets(g);
+        c.id = make_id(to_string(c.family), c.operation, c.targets,
+                       {{"backend", "nccl"}, {"group", g.kind}, {"bytes", std::to_string(bytes)}});
         c.parameters = {
             {"bytes", bytes},
             {"dtype", "fp32"},

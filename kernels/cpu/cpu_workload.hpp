@@ -14,8 +14,8 @@ class CpuWorkload : public Workload {
   Timer timer() const final { return Timer::steady_clock; }
 
   // The method always; "failed" before any run; otherwise check_output's verdict.
-  VerificationResult verify() final {
-    VerificationResult v;
+  Verification verify() final {
+    Verification v;
     v.method = verification_method();
     if (runs_done_ == 0) {
       v.status = VerificationStatus::failed;
@@ -33,7 +33,7 @@ class CpuWorkload : public Workload {
  private:
   virtual std::string verification_method() const = 0;
   // Called after at least one run, with v.method set: sets v.status and v.detail.
-  virtual void check_output(VerificationResult& v) const = 0;
+  virtual void check_output(Verification& v) const = 0;
 
   std::size_t runs_done_ = 0;
 };

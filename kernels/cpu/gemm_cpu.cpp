@@ -124,7 +124,7 @@ std::string GemmCpu::verification_method() const {
 }
 
 template <typename T>
-void GemmCpu::check(VerificationResult& v) const {
+void GemmCpu::check(Verification& v) const {
   const double tol = tolerance();
   char buf[400];
   const auto m = static_cast<std::size_t>(case_.m);
@@ -182,7 +182,7 @@ void GemmCpu::check(VerificationResult& v) const {
   v.detail = buf;
 }
 
-void GemmCpu::check_output(VerificationResult& v) const {
+void GemmCpu::check_output(Verification& v) const {
   if (case_.dtype == Dtype::f32) {
     check<float>(v);
   } else {

@@ -34,11 +34,11 @@ class GemmCpu final : public CpuWorkload {
 
  private:
   std::string verification_method() const override;
-  void check_output(VerificationResult& v) const override;
+  void check_output(Verification& v) const override;
   template <typename T>
   void init();
   template <typename T>
-  void check(VerificationResult& v) const;
+  void check(Verification& v) const;
   // Unit roundoff of the dtype and the accepted |c - ref| / sum_k |a_ik * b_kj|.
   double unit_roundoff() const;
   double tolerance() const;

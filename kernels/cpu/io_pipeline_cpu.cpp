@@ -228,7 +228,7 @@ std::string IoPipelineCpu::verification_method() const {
          "with the checksum of the pattern written into the file";
 }
 
-void IoPipelineCpu::check_output(VerificationResult& v) const {
+void IoPipelineCpu::check_output(Verification& v) const {
   const bool ok = last_checksum_ == file_->checksum && last_bytes_ == case_.file_bytes;
   v.status = ok ? VerificationStatus::passed : VerificationStatus::failed;
   char buf[200];

@@ -51,7 +51,7 @@ class IoPipelineCpu final : public CpuWorkload {
 
  private:
   std::string verification_method() const override;
-  void check_output(VerificationResult& v) const override;
+  void check_output(Verification& v) const override;
 
   struct Slot {
     bool full = false;

@@ -37,7 +37,7 @@ std::string MemcpyCpu::verification_method() const {
          "written into the source at set-up (nvbandwidth's approach)";
 }
 
-void MemcpyCpu::check_output(VerificationResult& v) const {
+void MemcpyCpu::check_output(Verification& v) const {
   // Regenerate the pattern independently of src (which a faulty copy could also have damaged).
   constexpr std::size_t kBlock = 1 << 16;
   std::vector<unsigned char> expected(kBlock);

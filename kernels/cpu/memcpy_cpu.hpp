@@ -23,7 +23,7 @@ class MemcpyCpu final : public CpuWorkload {
 
  private:
   std::string verification_method() const override;
-  void check_output(VerificationResult& v) const override;
+  void check_output(Verification& v) const override;
   std::size_t bytes_;
   AlignedBuffer src_, dst_;
 };

@@ -201,7 +201,7 @@ std::string StreamCpu::verification_method() const {
               : "every element of a, b and c compared, relative tolerance 100*eps");
 }
 
-void StreamCpu::check_output(VerificationResult& v) const {
+void StreamCpu::check_output(Verification& v) const {
   double ga = kStreamInitA, gb = kStreamInitB, gc = kStreamInitC;
   for (StreamOp p : stream_prefix(op_)) replay(p, ga, gb, gc);
   // Each kernel reads only arrays it does not write, so repeats are idempotent; the replay still

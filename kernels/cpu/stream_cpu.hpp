@@ -40,7 +40,7 @@ class StreamCpu final : public CpuWorkload {
 
  private:
   std::string verification_method() const override;
-  void check_output(VerificationResult& v) const override;
+  void check_output(Verification& v) const override;
   void region(StreamOp op);  // one parallel kernel over all workers
   void slice(StreamOp op, std::size_t worker);
   void init_slice(std::size_t worker);

@@ -88,7 +88,7 @@ class CopyWorkload final : public Workload, public CorruptibleOutput {
         repeats, [this](cudaStream_t s) { enqueue(s); }, blocker);
   }
 
-  VerificationResult verify() override {
+  Verification verify() override {
     DeviceScope scope(facts_.index);
     GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
     std::vector<std::uint8_t> tmp;

@@ -59,15 +59,15 @@ std::string no_gpu_reason(cudaError_t e) {
 }  // namespace
 }  // namespace cuda
 
-GpuDiscovery discover_cuda(const DiscoveryOptions& options) {
-  GpuDiscovery g;
+Discovery discover_cuda(const DiscoveryOptions& options) {
+  Discovery g;
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count == 0) {
-    g.unavailable_reason = e != cudaSuccess ? cuda::no_gpu_reason(e) : "no CUDA device visible";
+    g.gpu_unavailable_reason = e != cudaSuccess ? cuda::no_gpu_reason(e) : "no CUDA device visible";
     cudaGetLastError();  // clear the sticky-free error so later calls start clean
-    g.collectives_unavailable_reason = g.unavailable_reason;
-    g.multi_gpu_unavailable_reason = g.unavailable_reason;
+    g.collectives_unavailable_reason = g.gpu_unavailable_reason;
+    g.multi_gpu_unavailable_reason = g.gpu_unavailable_reason;
     return g;
   }
   std::vector<cuda::DeviceFacts> selected;
@@ -86,7 +86,7 @@ GpuDiscovery discover_cuda(const DiscoveryOptions& options) {
     if (wanted < 0 || wanted >= count)
       g.warnings.push_back("requested GPU index " + std::to_string(wanted) + " does not exist (" +
                            std::to_string(count) + " visible)");
-  if (selected.empty()) g.unavailable_reason = "none of the requested GPUs is visible";
+  if (selected.empty()) g.gpu_unavailable_reason = "none of the requested GPUs is visible";
   for (const auto& f : selected) g.backends.push_back(std::make_unique<cuda::CudaBackend>(f));
   // MIG slices have no peer access and no NCCL: multi-GPU work runs on whole GPUs only.
   std::vector<cuda::DeviceFacts> whole;

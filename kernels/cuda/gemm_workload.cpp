@@ -259,7 +259,7 @@ class GemmWorkload final : public Workload, public CorruptibleOutput {
                           " s)";
   }
 
-  VerificationResult verify() override {
+  Verification verify() override {
     DeviceScope scope(facts_.index);
     GPUSIZER_CUDA_CALL(cudaStreamSynchronize(timer_->stream()));
     std::vector<double> got, ref;
@@ -293,7 +293,7 @@ class GemmWorkload final : public Workload, public CorruptibleOutput {
     }
     const double err = relative_error_by_norm(got, ref);
     const double tol = gemm_tolerance(case_.dtype, case_.k);
-    VerificationResult v;
+    Verification v;
     v.method =
         std::to_string(kSamples) +
         " sampled entries vs a host reference (extended precision) computed from the device's "

@@ -106,7 +106,7 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
     return total;
   }
 
-  VerificationResult verify() override {
+  Verification verify() override {
     DeviceScope scope(facts_.index);
     GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
     std::vector<std::uint8_t> host(case_.chunk_bytes);

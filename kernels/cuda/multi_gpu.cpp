@@ -66,7 +66,7 @@ class P2pWorkload final : public Workload, public CorruptibleOutput {
       }
     });
   }
-  VerificationResult verify() override {
+  Verification verify() override {
     DeviceScope s(dst_.index);
     GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
     return pattern_result(wrong_on_device(dst_buf_, kSeed), kPatternMethod);
@@ -152,7 +152,7 @@ class AllHostWorkload final : public Workload {
                                 first.end.get(), other_ends);
   }
 
-  VerificationResult verify() override {
+  Verification verify() override {
     std::size_t wrong = 0;
     for (std::size_t g = 0; g < sides_.size(); ++g) {
       DeviceScope s(devices_[g].index);

@@ -90,9 +90,9 @@ double CollectiveWorkload::run(std::size_t repeats) {
   return static_cast<double>(ms) * 1e-3;
 }
 
-VerificationResult CollectiveWorkload::verify() {
+Verification CollectiveWorkload::verify() {
   const std::size_t wrong = wrong_elements();
-  VerificationResult v;
+  Verification v;
   v.method = "every received element vs its exact value (integer-valued fp32 inputs)";
   v.status = wrong == 0 ? VerificationStatus::passed : VerificationStatus::failed;
   v.detail = std::to_string(wrong) + " wrong elements";

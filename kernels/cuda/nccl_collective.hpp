@@ -36,7 +36,7 @@ class CollectiveWorkload final : public Workload {
  public:
   CollectiveWorkload(const CommunicatorSet& comms, const CollectiveCase& c);
   double run(std::size_t repeats) override;
-  VerificationResult verify() override;
+  Verification verify() override;
   WorkAmount work_per_op() const override;
   Timer timer() const override { return Timer::cuda_events; }
   std::map<std::string, std::string> details() const override;

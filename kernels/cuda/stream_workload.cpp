@@ -54,10 +54,10 @@ class StreamWorkload final : public Workload, public CorruptibleOutput {
     return timer_->time_hot(repeats, [this](cudaStream_t s) { launch(s, chosen_); });
   }
 
-  VerificationResult verify() override {
+  Verification verify() override {
     DeviceScope scope(facts_.index);
     GPUSIZER_CUDA_CALL(cudaDeviceSynchronize());
-    VerificationResult v;
+    Verification v;
     v.method =
         "every element vs the scalar recurrence (a=0.1, b=0.2, c=0.05, s=0.4), relative 100 eps";
     if (case_.op == StreamOp::dot) {

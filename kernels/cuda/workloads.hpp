@@ -25,8 +25,8 @@ std::unique_ptr<CollectiveGroup> make_nccl_group(const std::vector<DeviceFacts>&
                                                  std::string& reason);
 
 // The verdict of a byte-pattern check: passed when no byte differs from the expected pattern.
-inline VerificationResult pattern_result(std::size_t wrong_bytes, std::string method) {
-  VerificationResult v;
+inline Verification pattern_result(std::size_t wrong_bytes, std::string method) {
+  Verification v;
   v.method = std::move(method);
   v.status = wrong_bytes == 0 ? VerificationStatus::passed : VerificationStatus::failed;
   v.detail = std::to_string(wrong_bytes) + " wrong bytes";

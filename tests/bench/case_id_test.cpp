@@ -15,8 +15,8 @@ TEST(CaseId, FamilyOperationTargetAndKeyedParts) {
 TEST(CaseId, SeveralTargetsAreJoinedWithPlus) {
   EXPECT_EQ(make_id("p2p", "p2p_ce_write", {"gpu0", "gpu1"}, {{"bytes", "1048576"}}),
             "p2p/p2p_ce_write/gpu0+gpu1/bytes=1048576");
-  EXPECT_EQ(join_targets({"a", "b", "c"}), "a+b+c");
-  EXPECT_EQ(join_targets({}), "");
+  EXPECT_EQ(make_id("collectives", "all_reduce", {"gpu0", "gpu1", "gpu2"}, {{"bytes", "8"}}),
+            "collectives/all_reduce/gpu0+gpu1+gpu2/bytes=8");
 }
 
 TEST(CaseId, AnEmptyKeyLeavesTheValueAlone) {

@@ -75,7 +75,7 @@ TEST_F(ChildRuns, IsolatedChildrenSucceedCrashAndHangWithoutStoppingTheParent) {
   for (const auto& r : results) merge_child_result(parent, r, Concurrency::isolated);
   // Two good children, one record each, renamed to their slice, carrying the mode.
   ASSERT_EQ(parent.records.size(), 2u);
-  EXPECT_EQ(parent.records[0].target, "gpu0/mig-3g.71gb-gi1-ci0");
+  EXPECT_EQ(parent.records[0].targets, std::vector<std::string>{"gpu0/mig-3g.71gb-gi1-ci0"});
   EXPECT_EQ(parent.records[0].id,
             "memory/stream_triad/gpu0/mig-3g.71gb-gi1-ci0/bytes=1048576/mode=isolated");
   EXPECT_EQ(parent.records[0].concurrency, Concurrency::isolated);
@@ -205,7 +205,7 @@ TEST(ChildMerge, AChildThatNamedItsSliceByUuidIsMergedPerMode) {
   res.child_targets = {seen};
   Record r;
   r.id = "memory/stream_triad/gpu0/mig-1g.18gb-gi13-ci0/bytes=1048576";
-  r.target = seen.id;
+  r.targets = {seen.id};
   r.status = RecordStatus::ok;
   res.records = {r};
   Report parent;
@@ -221,11 +221,11 @@ TEST(ChildMerge, AChildThatNamedItsSliceByUuidIsMergedPerMode) {
   ChildResult unnamed = res;
   unnamed.child_targets.front().id = "mig-unknown-50000000";
   unnamed.records.front().id = "memory/stream_triad/mig-unknown-50000000/bytes=1048576";
-  unnamed.records.front().target = "mig-unknown-50000000";
+  unnamed.records.front().targets = {"mig-unknown-50000000"};
   Report other;
   merge_child_result(other, unnamed, Concurrency::isolated);
   ASSERT_EQ(other.records.size(), 1u);
-  EXPECT_EQ(other.records[0].target, "gpu0/mig-1g.18gb-gi13-ci0");
+  EXPECT_EQ(other.records[0].targets, std::vector<std::string>{"gpu0/mig-1g.18gb-gi13-ci0"});
 }
 
 TEST(ChildMerge, WhatAStoppedChildDidNotRunIsNotRunInTheParent) {

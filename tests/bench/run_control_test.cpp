@@ -150,7 +150,7 @@ class ResumeIdentity : public ::testing::Test {
     r.records = {measured("a", RecordStatus::skipped)};
     r.records[0].family = Family::memory;
     r.records[0].operation = "x";
-    r.records[0].target = "cpu";
+    r.records[0].targets = {"cpu"};
     r.records[0].reason = "test";
     finish_report(r, "");
     report_ = r;

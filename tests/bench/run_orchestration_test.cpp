@@ -33,7 +33,7 @@ Record record(const std::string& id, const std::string& target = "cpu",
               Concurrency mode = Concurrency::not_stated) {
   Record r;
   r.id = id;
-  r.target = target;
+  r.targets = {target};
   r.concurrency = mode;
   r.status = RecordStatus::ok;
   return r;

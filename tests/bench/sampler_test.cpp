@@ -19,7 +19,7 @@ class ScriptedWorkload final : public kernels::Workload {
     repeats_seen_.push_back(repeats);
     return t * static_cast<double>(repeats);
   }
-  kernels::VerificationResult verify() override { return {}; }
+  Verification verify() override { return {}; }
   kernels::WorkAmount work_per_op() const override { return {}; }
   Timer timer() const override { return Timer::steady_clock; }
   std::size_t calls_ = 0;
@@ -97,7 +97,7 @@ class SleepingWorkload final : public kernels::Workload {
     ++calls_;
     return 0.002 * static_cast<double>(repeats);
   }
-  kernels::VerificationResult verify() override { return {}; }
+  Verification verify() override { return {}; }
   kernels::WorkAmount work_per_op() const override { return {}; }
   Timer timer() const override { return Timer::steady_clock; }
   std::size_t calls_ = 0;
@@ -143,7 +143,7 @@ class StoppingWorkload final : public kernels::Workload {
     if (++calls_ == stop_during_) flag_.store(true);
     return 0.001 * static_cast<double>(repeats) * (calls_ % 2 ? 1.0 : 1.5);  // noisy: no converging
   }
-  kernels::VerificationResult verify() override { return {}; }
+  Verification verify() override { return {}; }
   kernels::WorkAmount work_per_op() const override { return {}; }
   Timer timer() const override { return Timer::steady_clock; }
   std::size_t calls_ = 0;

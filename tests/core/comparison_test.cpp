@@ -15,7 +15,7 @@ Record timed(const std::string& id, double value, std::vector<double> samples) {
   r.id = id;
   r.family = Family::gemm;
   r.operation = "bf16";
-  r.target = "gpu0";
+  r.targets = {"gpu0"};
   r.status = RecordStatus::ok;
   r.metrics = {{"throughput", value, "FLOP/s", ""}};
   Timing t;

@@ -10,12 +10,12 @@
 namespace gpusizer {
 namespace {
 
-Record record(const std::string& id, const std::string& target) {
+Record record(const std::string& id, std::vector<std::string> targets) {
   Record r;
   r.id = id;
   r.family = Family::memory;
   r.operation = "op";
-  r.target = target;
+  r.targets = std::move(targets);
   r.status = RecordStatus::ok;
   return r;
 }
@@ -41,19 +41,19 @@ Report rank_report(const std::string& hostname) {
 Report fleet_of_three_ranks() {
   Report r0 = rank_report("a");
   r0.targets = {target("cpu", "cpu"), target("gpu0", "gpu")};
-  r0.records = {record("memory/memcpy/cpu/bytes=4", "cpu"),
-                record("memory/memcpy/gpu0/bytes=4", "gpu0")};
+  r0.records = {record("memory/memcpy/cpu/bytes=4", {"cpu"}),
+                record("memory/memcpy/gpu0/bytes=4", {"gpu0"})};
   r0.not_run = {{"memory/triad/cpu/bytes=4", "stopped"}};
   r0.target_telemetry["gpu0"] = {{"idle_power_watts", 70.0}};
   r0.warnings = {"w0"};
   Report r1 = rank_report("a");
   r1.targets = {target("gpu1", "gpu")};
-  r1.records = {record("memory/memcpy/gpu1/bytes=4", "gpu1")};
+  r1.records = {record("memory/memcpy/gpu1/bytes=4", {"gpu1"})};
   r1.not_run = {{"memory/triad/gpu1/bytes=4", "stopped"}};
   r1.target_telemetry["gpu1"] = {{"idle_power_watts", 71.0}};
   Report r2 = rank_report("b");
   r2.targets = {target("cpu", "cpu")};
-  r2.records = {record("memory/memcpy/cpu/bytes=4", "cpu")};
+  r2.records = {record("memory/memcpy/cpu/bytes=4", {"cpu"})};
   FleetBuilder b(true);
   b.add(r0, "MPI rank 0", 0);
   b.add(r1, "MPI rank 1", 1);
@@ -62,7 +62,7 @@ Report fleet_of_three_ranks() {
   f.settings["fleet"] = {{"how", "mpi"}, {"world_size", 3}};
   f.settings["suite"] = "quick";
   f.records.push_back(
-      record("collectives/all_reduce/a:cpu+b:cpu/backend=mpi/ranks=3/bytes=8", "a:cpu+b:cpu"));
+      record("collectives/all_reduce/a:cpu+b:cpu/backend=mpi/ranks=3/bytes=8", {"a:cpu", "b:cpu"}));
   f.not_run.emplace_back("collectives/all_gather/a:cpu+b:cpu/backend=mpi/ranks=3/bytes=8", "x");
   RunSession s;
   s.records = {"memory/memcpy/a:cpu/bytes=4", "memory/memcpy/a:gpu1/bytes=4",
@@ -79,7 +79,7 @@ std::vector<std::string> ids(const std::vector<Target>& ts) {
 
 std::vector<std::string> ids(const std::vector<Record>& rs) {
   std::vector<std::string> out;
-  for (const auto& r : rs) out.push_back(r.id + " @ " + r.target);
+  for (const auto& r : rs) out.push_back(r.id + " @ " + join_target_ids(r.targets));
   return out;
 }
 

@@ -11,12 +11,12 @@
 namespace gpusizer {
 namespace {
 
-Record record(const std::string& id, const std::string& family, const std::string& target) {
+Record record(const std::string& id, const std::string& family, std::vector<std::string> targets) {
   Record r;
   r.id = id;
   r.family = *parse<Family>(family);
   r.operation = "op";
-  r.target = target;
+  r.targets = std::move(targets);
   r.status = RecordStatus::ok;
   r.metrics.push_back({"bandwidth", 1e9, "B/s", "test"});
   r.started_at = "2026-11-30T10:00:00.000Z";
@@ -47,11 +47,11 @@ Report host_report(const std::string& hostname, const std::string& instance_type
   slice.parent = "gpu0";
   slice.mig_profile = "1g.18gb";
   r.targets = {cpu, g0, g1, slice};
-  r.records = {record("memory/stream_triad/cpu/bytes=1024", "memory", "cpu"),
-               record("gemm/bf16/gpu1/square/m=8", "gemm", "gpu1"),
-               record("collectives/all_reduce/gpu0+gpu1/bytes=8", "collectives", "gpu0+gpu1"),
+  r.records = {record("memory/stream_triad/cpu/bytes=1024", "memory", {"cpu"}),
+               record("gemm/bf16/gpu1/square/m=8", "gemm", {"gpu1"}),
+               record("collectives/all_reduce/gpu0+gpu1/bytes=8", "collectives", {"gpu0", "gpu1"}),
                record("memory/stream_triad/gpu0/mig-1g.18gb-gi7-ci0/bytes=1/mode=isolated",
-                      "memory", "gpu0/mig-1g.18gb-gi7-ci0")};
+                      "memory", {"gpu0/mig-1g.18gb-gi7-ci0"})};
   r.not_run = {{"p2p/p2p_ce_read/gpu0+gpu1/bytes=64", "time budget"}};
   r.target_telemetry["gpu0"] = {{"idle_power_watts", 70.0}};
   r.warnings = {"a warning"};
@@ -75,7 +75,7 @@ TEST(Fleet, RenamesTargetsAndRecordsPerHost) {
   EXPECT_NE(fleet.find_record("gemm/bf16/ip-b:gpu1/square/m=8"), nullptr);
   const Record* coll = fleet.find_record("collectives/all_reduce/ip-a:gpu0+ip-a:gpu1/bytes=8");
   ASSERT_NE(coll, nullptr);
-  EXPECT_EQ(coll->target, "ip-a:gpu0+ip-a:gpu1");
+  EXPECT_EQ(coll->targets, (std::vector<std::string>{"ip-a:gpu0", "ip-a:gpu1"}));
   EXPECT_NE(
       fleet.find_record("memory/stream_triad/ip-b:gpu0/mig-1g.18gb-gi7-ci0/bytes=1/mode=isolated"),
       nullptr);
@@ -187,6 +187,34 @@ TEST(Fleet, MpiRanksOfOneHostCombineIntoOneHost) {
   ASSERT_EQ(f.targets.size(), 2u);
   EXPECT_EQ(f.targets[1].id, "node1:gpu1");
   EXPECT_NE(f.find_record("gemm/bf16/node1:gpu1/square/m=8"), nullptr);
+}
+
+TEST(Fleet, CopyProvenanceCopiesTheRunNotTheHostOrWhatWasMeasured) {
+  Report from;
+  from.tool = {"gpusizer", "0.4.0", "def"};
+  from.command_line = {"gpusizer", "run", "--suite=standard"};
+  from.started_at = "2026-12-01T08:00:00.000Z";
+  from.finished_at = "";
+  from.status = ReportStatus::stopped;
+  from.suite = "standard";
+  from.settings = {{"tiny", true}};
+  from.host.hostname = "ip-z";
+  Report to = host_report("ip-a", "p5.48xlarge");
+  copy_provenance(from, to);
+  EXPECT_EQ(to.tool.version, "0.4.0");
+  EXPECT_EQ(to.tool.git_revision, "def");
+  EXPECT_EQ(to.command_line, (std::vector<std::string>{"gpusizer", "run", "--suite=standard"}));
+  EXPECT_EQ(to.started_at, "2026-12-01T08:00:00.000Z");
+  EXPECT_EQ(to.finished_at, "");
+  EXPECT_EQ(to.status, ReportStatus::stopped);
+  EXPECT_EQ(to.suite, "standard");
+  EXPECT_EQ(to.settings, (nlohmann::json{{"tiny", true}}));
+  // Not provenance: the host and what was measured stay.
+  EXPECT_EQ(to.host.hostname, "ip-a");
+  EXPECT_EQ(to.targets.size(), 4u);
+  EXPECT_EQ(to.records.size(), 4u);
+  EXPECT_EQ(to.not_run.size(), 1u);
+  EXPECT_EQ(to.warnings, std::vector<std::string>{"a warning"});
 }
 
 TEST(Fleet, HostnameThatCannotBeAnIdIsRefused) {

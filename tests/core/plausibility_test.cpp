@@ -36,7 +36,7 @@ Record rate_record(const std::string& family, const std::string& op, const std::
   rec.id = family + "/" + op + "/" + target;
   rec.family = *parse<Family>(family);
   rec.operation = op;
-  rec.target = target;
+  rec.targets = {target};
   rec.status = RecordStatus::ok;
   const double work = 1e9;
   (unit == "B/s" ? rec.bytes_per_op : rec.flops_per_op) = work;

@@ -33,7 +33,7 @@ Report hostile_report() {
   rec.id = "memory/copy/gpu0";
   rec.family = Family::memory;
   rec.operation = "copy";
-  rec.target = "gpu0";
+  rec.targets = {"gpu0"};
   rec.status = RecordStatus::ok;
   rec.parameters = {{"label", kHostile}};
   rec.metrics = {{"bandwidth", 1e12, "B/s", ""}};
@@ -96,7 +96,7 @@ Record headline(const std::string& id, RecordStatus status, double value) {
   r.id = id;
   r.family = Family::gemm;
   r.operation = "bf16";
-  r.target = "gpu0";
+  r.targets = {"gpu0"};
   r.status = status;
   if (status == RecordStatus::ok || status == RecordStatus::failed)
     r.metrics = {{"throughput", value, "FLOP/s", ""}};

@@ -60,7 +60,7 @@ Report one_record_report(double value) {
   rec.id = "gemm/bf16/gpu0/square";
   rec.family = Family::gemm;
   rec.operation = "bf16";
-  rec.target = "gpu0";
+  rec.targets = {"gpu0"};
   rec.status = RecordStatus::ok;
   rec.metrics = {{"throughput", value, "FLOP/s", ""}};
   r.records = {rec};

@@ -85,7 +85,7 @@ Report one_record_report() {
   rec.id = "memory/stream_triad/cpu";
   rec.family = Family::memory;
   rec.operation = "stream_triad";
-  rec.target = "cpu";
+  rec.targets = {"cpu"};
   rec.status = RecordStatus::ok;
   rec.metrics = {{"bandwidth", 1e10, "B/s", ""}};
   rec.started_at = r.started_at;

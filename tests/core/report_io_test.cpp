@@ -50,7 +50,7 @@ Report sample_report() {
   rec.id = "memory/stream_triad/cpu/bytes=1048576";
   rec.family = Family::memory;
   rec.operation = "stream_triad";
-  rec.target = "cpu";
+  rec.targets = {"cpu"};
   rec.parameters = {{"array_bytes", 1048576}};
   rec.status = RecordStatus::ok;
   rec.metrics = {{"bandwidth", 1.5e10, "B/s", "3 x 8 B x N / median"}};
@@ -94,7 +94,7 @@ Report sample_report() {
   skipped.id = "gemm/fp8_e4m3/cpu/square";
   skipped.family = Family::gemm;
   skipped.operation = "fp8_e4m3";
-  skipped.target = "cpu";
+  skipped.targets = {"cpu"};
   skipped.status = RecordStatus::skipped;
   skipped.reason = "OpenBLAS multiplies fp32 and fp64 only";
   skipped.started_at = "2026-11-30T10:00:02.000Z";

@@ -53,7 +53,7 @@ Record measured(const std::string& op, double value, std::optional<double> power
   r.id = "memory/" + op + "/gpu0";
   r.family = Family::memory;
   r.operation = op;
-  r.target = "gpu0";
+  r.targets = {"gpu0"};
   r.status = RecordStatus::ok;
   r.parameters = {{"bytes", 1073741824}};
   r.metrics = {{"bandwidth", value, "B/s", ""}, {"fraction_of_peak", 0.5, "1", ""}};

@@ -26,7 +26,7 @@ Record record(const std::string& id) {
   r.id = id;
   r.family = Family::memory;
   r.operation = "stream_triad";
-  r.target = "cpu";
+  r.targets = {"cpu"};
   r.status = RecordStatus::skipped;
   r.reason = "test";
   return r;

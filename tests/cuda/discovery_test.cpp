@@ -8,10 +8,10 @@ namespace {
 
 TEST(CudaDiscovery, ReportsGpusOrAReasonWithoutThrowing) {
   EXPECT_TRUE(built_with_cuda());
-  GpuDiscovery g;
+  Discovery g;
   ASSERT_NO_THROW(g = discover_cuda(DiscoveryOptions{}));
   if (g.backends.empty()) {
-    EXPECT_FALSE(g.unavailable_reason.empty());
+    EXPECT_FALSE(g.gpu_unavailable_reason.empty());
     EXPECT_FALSE(g.collectives_unavailable_reason.empty());
     EXPECT_FALSE(g.multi_gpu_unavailable_reason.empty());
     EXPECT_EQ(g.collectives, nullptr);
@@ -34,9 +34,9 @@ TEST(CudaDiscovery, ReportsGpusOrAReasonWithoutThrowing) {
 TEST(CudaDiscovery, RespectsGpuIndicesAndWarnsOnMissingOnes) {
   DiscoveryOptions o;
   o.gpu_indices = {4096};
-  const GpuDiscovery g = discover_cuda(o);
+  const Discovery g = discover_cuda(o);
   EXPECT_TRUE(g.backends.empty());
-  EXPECT_FALSE(g.unavailable_reason.empty());
+  EXPECT_FALSE(g.gpu_unavailable_reason.empty());
 }
 
 }  // namespace

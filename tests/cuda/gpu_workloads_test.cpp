@@ -17,7 +17,7 @@ class GpuTest : public ::testing::Test {
  protected:
   void SetUp() override {
     gpus_ = discover_cuda(DiscoveryOptions{});
-    if (gpus_.backends.empty()) GTEST_SKIP() << "no GPU: " << gpus_.unavailable_reason;
+    if (gpus_.backends.empty()) GTEST_SKIP() << "no GPU: " << gpus_.gpu_unavailable_reason;
   }
   Backend& gpu0() { return *gpus_.backends.front(); }
 
@@ -27,16 +27,16 @@ class GpuTest : public ::testing::Test {
     w.warm_up();
     const double t = w.run(3);
     EXPECT_GT(t, 0);
-    const VerificationResult ok = w.verify();
+    const Verification ok = w.verify();
     EXPECT_EQ(ok.status, VerificationStatus::passed) << ok.detail;
     auto* c = dynamic_cast<cuda::CorruptibleOutput*>(&w);
     ASSERT_NE(c, nullptr);
     c->corrupt_output_for_test();
-    const VerificationResult bad = w.verify();
+    const Verification bad = w.verify();
     EXPECT_EQ(bad.status, VerificationStatus::failed) << bad.detail;
   }
 
-  GpuDiscovery gpus_;
+  Discovery gpus_;
 };
 
 TEST_F(GpuTest, GemmEveryDtypeVerifiesAndCatchesOneWrongEntry) {

@@ -16,7 +16,7 @@ TEST(GemmCpu, Fp32AndFp64RunAndVerify) {
     GemmCpu w(odd_case(d), 2);
     w.warm_up();
     EXPECT_GT(w.run(2), 0.0);
-    const VerificationResult v = w.verify();
+    const Verification v = w.verify();
     EXPECT_EQ(v.status, VerificationStatus::passed) << to_string(d) << ": " << v.detail;
     EXPECT_FALSE(w.details().at("openblas_threads").empty());
   }
@@ -35,7 +35,7 @@ TEST(GemmCpu, PlantedCorruptionFails) {
     GemmCpu w(odd_case(d), 2);
     w.run(1);
     w.corrupt_output_for_test();
-    const VerificationResult v = w.verify();
+    const Verification v = w.verify();
     EXPECT_EQ(v.status, VerificationStatus::failed) << to_string(d);
     EXPECT_NE(v.detail.find("C[0][0]"), std::string::npos) << v.detail;
   }

@@ -45,7 +45,7 @@ TEST_F(IoDir, ReadsWholeFileVerifiesAndReportsStages) {
     EXPECT_EQ(files(), 0u) << "the file is unlinked while the workload is alive";
     w.warm_up();
     EXPECT_GT(w.run(2), 0.0);
-    const VerificationResult v = w.verify();
+    const Verification v = w.verify();
     EXPECT_EQ(v.status, VerificationStatus::passed) << v.detail;
     EXPECT_EQ(w.work_per_op().bytes, static_cast<double>(bytes));
     const auto d = w.details();

@@ -20,7 +20,7 @@ TEST(StreamCpu, EveryKernelRunsAndVerifies) {
     EXPECT_EQ(w.elements(), kElements);
     w.warm_up();
     EXPECT_GT(w.run(3), 0.0) << to_string(op);
-    const VerificationResult v = w.verify();
+    const Verification v = w.verify();
     EXPECT_EQ(v.status, VerificationStatus::passed) << to_string(op) << ": " << v.detail;
     EXPECT_EQ(w.timer(), Timer::steady_clock);
   }
@@ -31,7 +31,7 @@ TEST(StreamCpu, PlantedCorruptionFails) {
     StreamCpu w(pool(), StreamCase{op, kElements * 8});
     w.run(2);
     w.corrupt_output_for_test();
-    const VerificationResult v = w.verify();
+    const Verification v = w.verify();
     EXPECT_EQ(v.status, VerificationStatus::failed) << to_string(op) << ": " << v.detail;
   }
 }
@@ -67,7 +67,7 @@ TEST(StreamCpu, DotDetailHoldsTheHandComputedSum) {
   // After copy, mul, add, triad: a = 0.04 + 0.4*0.14 = 0.096, b = 0.04; sum = 1003*0.096*0.04.
   StreamCpu w(pool(), StreamCase{StreamOp::dot, kElements * 8});
   w.run(1);
-  const VerificationResult v = w.verify();
+  const Verification v = w.verify();
   ASSERT_EQ(v.status, VerificationStatus::passed) << v.detail;
   EXPECT_NE(v.detail.find("expected 3.8515"), std::string::npos) << v.detail;
 }

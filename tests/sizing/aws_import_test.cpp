@@ -57,7 +57,7 @@ std::string error_of(const std::function<void()>& f) {
 
 std::string h100_report() {
   auto t = gpu_target("gpu0", "NVIDIA H100 80GB HBM3");
-  auto gemm = record("gemm/bf16/8192", "gemm", "bf16", "gpu0", "throughput", 700e12, "FLOP/s");
+  auto gemm = record("gemm/bf16/8192", "gemm", "bf16", {"gpu0"}, "throughput", 700e12, "FLOP/s");
   return save("import-h100-report.json", report_with({t}, {gemm}));
 }
 
@@ -273,8 +273,8 @@ TEST(SizingAwsImport, ThePlanUsesTheOfferAndSaysWhereItFallsShort) {
   w["reservation_window"] = {{"days", 10}, {"busy_fraction", 1.0}};
   EngineOptions o;
   o.today = *parse_date("2026-11-30");
-  Plan plan = make_plan(workload_from_json(gpusizer::JsonInput(w, "w.json")), CapabilityTable{},
-                        catalog, o);
+  Plan plan =
+      make_plan(demand_from_json(gpusizer::JsonInput(w, "w.json")), CapabilityTable{}, catalog, o);
   const PlanRow* cb = nullptr;
   for (const auto& r : plan.rows)
     if (r.instance_type == "p5.48xlarge" && r.cost.option == "capacity_block") cb = &r;

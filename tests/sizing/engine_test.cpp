@@ -16,20 +16,20 @@ namespace {
 CapabilityTable test_table(const Catalog& catalog) {
   auto g0 = gpu_target("gpu0", "Test GPU");
   auto g1 = gpu_target("gpu1", "Test GPU");
-  auto gemm0 = record("gemm/bf16/gpu0", "gemm", "bf16", "gpu0", "throughput", 100e12, "FLOP/s");
+  auto gemm0 = record("gemm/bf16/gpu0", "gemm", "bf16", {"gpu0"}, "throughput", 100e12, "FLOP/s");
   gemm0.telemetry = gpusizer::TelemetryWindow{};
   gemm0.telemetry->source = gpusizer::TelemetrySource::nvml;
   gemm0.telemetry->power_mean_watts = 500;
-  auto gemm1 = record("gemm/bf16/gpu1", "gemm", "bf16", "gpu1", "throughput", 90e12, "FLOP/s");
+  auto gemm1 = record("gemm/bf16/gpu1", "gemm", "bf16", {"gpu1"}, "throughput", 90e12, "FLOP/s");
   auto gemm1_small =
-      record("gemm/bf16/gpu1/small", "gemm", "bf16", "gpu1", "throughput", 40e12, "FLOP/s");
-  auto bad = record("gemm/bf16/gpu1/bad", "gemm", "bf16", "gpu1", "throughput", 900e12, "FLOP/s");
+      record("gemm/bf16/gpu1/small", "gemm", "bf16", {"gpu1"}, "throughput", 40e12, "FLOP/s");
+  auto bad = record("gemm/bf16/gpu1/bad", "gemm", "bf16", {"gpu1"}, "throughput", 900e12, "FLOP/s");
   bad.verification.status = gpusizer::VerificationStatus::failed;  // never used
   auto triad =
-      record("memory/triad/gpu0", "memory", "stream_triad", "gpu0", "bandwidth", 2e12, "B/s");
-  auto h2d = record("memory/h2d/gpu0", "memory", "h2d_pinned", "gpu0", "bandwidth", 50e9, "B/s");
-  auto io = record("io/read/gpu0", "io", "read", "gpu0", "bandwidth", 5e9, "B/s");
-  auto ar = record("coll/ar", "collectives", "all_reduce", "gpu0+gpu1", "busbw", 100e9, "B/s");
+      record("memory/triad/gpu0", "memory", "stream_triad", {"gpu0"}, "bandwidth", 2e12, "B/s");
+  auto h2d = record("memory/h2d/gpu0", "memory", "h2d_pinned", {"gpu0"}, "bandwidth", 50e9, "B/s");
+  auto io = record("io/read/gpu0", "io", "read", {"gpu0"}, "bandwidth", 5e9, "B/s");
+  auto ar = record("coll/ar", "collectives", "all_reduce", {"gpu0", "gpu1"}, "busbw", 100e9, "B/s");
   auto path = save("engine-report.json",
                    report_with({g0, g1}, {gemm0, gemm1, gemm1_small, bad, triad, h2d, io, ar}));
   return build_capabilities({load_report_file(path)}, catalog);
@@ -190,7 +190,7 @@ TEST(SizingEngine, CpuOptionScalesPerVcpuAndIsNamedWhenCheapest) {
   cpu.id = "cpu";
   cpu.kind = gpusizer::TargetKind::cpu;
   cpu.name = "test cpu";
-  auto gemm = record("gemm/fp32/cpu", "gemm", "bf16", "cpu", "throughput", 2e12, "FLOP/s");
+  auto gemm = record("gemm/fp32/cpu", "gemm", "bf16", {"cpu"}, "throughput", 2e12, "FLOP/s");
   auto path = save("cpu-report.json", report_with({cpu}, {gemm}));  // host: 8 logical CPUs
   auto table = build_capabilities({load_report_file(path)}, c);
   auto w = base_workload();
@@ -218,8 +218,8 @@ TEST(SizingEngine, CpuSizesReducedPrecisionWorkWithItsFp32Rate) {
   cpu.kind = gpusizer::TargetKind::cpu;
   cpu.name = "test cpu";
   // What a real CPU report holds: fp32 (and fp64) GEMM only.
-  auto fp32 = record("gemm/fp32/cpu", "gemm", "fp32", "cpu", "throughput", 4e11, "FLOP/s");
-  auto fp64 = record("gemm/fp64/cpu", "gemm", "fp64", "cpu", "throughput", 2e11, "FLOP/s");
+  auto fp32 = record("gemm/fp32/cpu", "gemm", "fp32", {"cpu"}, "throughput", 4e11, "FLOP/s");
+  auto fp64 = record("gemm/fp64/cpu", "gemm", "fp64", {"cpu"}, "throughput", 2e11, "FLOP/s");
   auto path = save("cpu-fp32-report.json", report_with({cpu}, {fp32, fp64}));  // 8 logical CPUs
   auto table = build_capabilities({load_report_file(path)}, c);
   auto w = base_workload();
@@ -244,7 +244,7 @@ TEST(SizingEngine, ACheaperEstimateIsNamedAndTheCpuClaimStaysTrue) {
   cpu.id = "cpu";
   cpu.kind = gpusizer::TargetKind::cpu;
   cpu.name = "test cpu";
-  auto gemm = record("gemm/fp32/cpu", "gemm", "fp32", "cpu", "throughput", 2e12, "FLOP/s");
+  auto gemm = record("gemm/fp32/cpu", "gemm", "fp32", {"cpu"}, "throughput", 2e12, "FLOP/s");
   auto path = save("cpu-only-report.json", report_with({cpu}, {gemm}));  // 8 logical CPUs
   auto table = build_capabilities({load_report_file(path)}, c);
   auto w = base_workload();  // 140 req/s, 1e12 FLOP (bf16) per request, utilisation 0.7

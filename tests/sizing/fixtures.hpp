@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -48,13 +50,13 @@ inline gpusizer::Target mig_target(const std::string& id, const std::string& mod
 }
 
 inline gpusizer::Record record(const std::string& id, const std::string& family,
-                               const std::string& operation, const std::string& target,
+                               const std::string& operation, std::vector<std::string> targets,
                                const std::string& metric, double value, const std::string& unit) {
   gpusizer::Record r;
   r.id = id;
   r.family = *gpusizer::parse<gpusizer::Family>(family);
   r.operation = operation;
-  r.target = target;
+  r.targets = std::move(targets);
   r.status = gpusizer::RecordStatus::ok;
   r.metrics.push_back({metric, value, unit, "test"});
   r.started_at = "2026-01-01T00:00:00Z";

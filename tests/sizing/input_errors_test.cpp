@@ -5,7 +5,7 @@
 #include "fixtures.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/sizing/catalog.hpp"
-#include "gpusizer/sizing/workload.hpp"
+#include "gpusizer/sizing/demand.hpp"
 
 using namespace gpusizer::sizing;
 using namespace sizing_test;
@@ -25,7 +25,7 @@ std::string catalog_error(const nlohmann::json& j) {
 std::string workload_error(const nlohmann::json& j) {
   auto path = write_json("bad-workload.json", j);
   try {
-    load_workload(path);
+    load_demand(path);
   } catch (const gpusizer::InputError& e) {
     return e.what();
   }
@@ -128,7 +128,7 @@ TEST(SizingInputErrors, BadWorkloads) {
   auto path = write_json("not-json.json", nlohmann::json());
   std::ofstream(path) << "{ \"schema_version\": 1,";
   try {
-    load_workload(path);
+    load_demand(path);
     FAIL();
   } catch (const gpusizer::InputError& e) {
     expect_one_line(e.what(), path + ": not valid JSON");

@@ -86,7 +86,7 @@ TEST(SizingMig, EngineChoosesSmallestProfileAndPacks) {
   // 25 GiB per replica: 1g.18gb too small; 1g.35gb holds it. User-measured: 30 req/s per
   // 1g.35gb slice. Slices = ceil(140 / (30 x 0.7 = 21)) = ceil(6.67) = 7, + k 1 = 8.
   auto w = mig_workload_json(140);
-  Workload wl = workload_from_json(gpusizer::JsonInput(w, "w.json"));
+  Demand wl = demand_from_json(gpusizer::JsonInput(w, "w.json"));
   std::string why;
   auto choice = choose_mig_profile(wl, c.accelerators[0], CapabilityTable{}, why);
   ASSERT_TRUE(choice) << why;
@@ -153,7 +153,7 @@ TEST(SizingMig, SliceNamedLikeCudaAndNvmlNameItMapsToItsModel) {
   auto cj = test_catalog();
   Catalog c = catalog_from_json(gpusizer::JsonInput(cj, "c.json"));
   gpusizer::Target slice = mig_target("gpu0/mig-1g.18gb-gi7-ci0", "Test GPU", "1g.18gb", "gpu0");
-  auto gemm = record("gemm/bf16/gpu0/mig-1g.18gb-gi7-ci0", "gemm", "bf16", slice.id, "throughput",
+  auto gemm = record("gemm/bf16/gpu0/mig-1g.18gb-gi7-ci0", "gemm", "bf16", {slice.id}, "throughput",
                      20e12, "FLOP/s");
   gemm.concurrency = gpusizer::Concurrency::concurrent;
   auto path = save("mig-slice-only.json", report_with({slice}, {gemm}));

@@ -16,8 +16,8 @@ inline gpusizer::sizing::Catalog catalog(nlohmann::json j = test_catalog()) {
   return gpusizer::sizing::catalog_from_json(gpusizer::JsonInput(j, "test-catalog.json"));
 }
 
-inline gpusizer::sizing::Workload workload(const nlohmann::json& j) {
-  return gpusizer::sizing::workload_from_json(gpusizer::JsonInput(j, "w.json"));
+inline gpusizer::sizing::Demand workload(const nlohmann::json& j) {
+  return gpusizer::sizing::demand_from_json(gpusizer::JsonInput(j, "w.json"));
 }
 
 // The whole-GPU row (not a MIG slice) of `type` bought as `option`, or null.

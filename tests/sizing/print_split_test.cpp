@@ -22,10 +22,10 @@ Catalog test_catalog_loaded() {
   return catalog_from_json(gpusizer::JsonInput(test_catalog(), "c.json"));
 }
 
-Workload mig_workload(const std::string& name, double rate) {
+Demand mig_workload(const std::string& name, double rate) {
   auto w = mig_workload_json(rate);
   w["name"] = name;
-  return workload_from_json(gpusizer::JsonInput(w, "w.json"));
+  return demand_from_json(gpusizer::JsonInput(w, "w.json"));
 }
 
 const std::string kHostile = "x\x1b[2J\a\r\xc2\x9b";

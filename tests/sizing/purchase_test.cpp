@@ -14,12 +14,12 @@ Plan plan_for(double busy_fraction, int days) {
   auto cj = test_catalog();
   Catalog c = catalog_from_json(gpusizer::JsonInput(cj, "c.json"));
   auto g = gpu_target("gpu0", "Test GPU");
-  auto gemm = record("gemm/bf16", "gemm", "bf16", "gpu0", "throughput", 100e12, "FLOP/s");
+  auto gemm = record("gemm/bf16", "gemm", "bf16", {"gpu0"}, "throughput", 100e12, "FLOP/s");
   auto table =
       build_capabilities({load_report_file(save("cb-report.json", report_with({g}, {gemm})))}, c);
   auto w = base_workload();
   w["reservation_window"] = {{"days", days}, {"busy_fraction", busy_fraction}};
-  return make_plan(workload_from_json(gpusizer::JsonInput(w, "w.json")), table, c, {});
+  return make_plan(demand_from_json(gpusizer::JsonInput(w, "w.json")), table, c, {});
 }
 
 const PlanRow* row(const Plan& p, const std::string& option) {

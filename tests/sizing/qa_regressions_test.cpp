@@ -74,7 +74,7 @@ TEST(SizingQa, MigPackingOptimumAboveSliceBound) {
 }
 
 TEST(SizingQa, MigRowPerfPerDollarAtFullGpu) {
-  // Workload needs 2 slices of 1g.18gb (1 GiB replica, user rate 100 req/s per slice):
+  // Demand needs 2 slices of 1g.18gb (1 GiB replica, user rate 100 req/s per slice):
   // slices = ceil(140 / (100 x 0.7)) = 2. One GPU holds 7 x 1g, so at full load t1.x (1 GPU)
   // serves 7 x 100 = 700 req/s: perf/$ = 700 x 3600 / $10 = 252,000 req/$ (not 2 x 100 x 3600
   // / 10 = 72,000 from the 2 slices asked for).
@@ -88,7 +88,7 @@ TEST(SizingQa, MigRowPerfPerDollarAtFullGpu) {
                           {"units_per_second", 100},
                           {"source", "mine"}}};
   auto plan =
-      make_plan(workload_from_json(gpusizer::JsonInput(w, "w.json")), CapabilityTable{}, c, {});
+      make_plan(demand_from_json(gpusizer::JsonInput(w, "w.json")), CapabilityTable{}, c, {});
   const PlanRow* t1 = nullptr;
   for (const auto& r : plan.rows)
     if (r.instance_type == "t1.x" && r.cost.option == "on_demand") t1 = &r;
@@ -107,12 +107,12 @@ TEST(SizingQa, CapacityBlockRoundedUpIsDearerAboveThePriceRatio) {
   auto cj = test_catalog();
   Catalog c = catalog_from_json(gpusizer::JsonInput(cj, "c.json"));
   auto g = gpu_target("gpu0", "Test GPU");
-  auto gemm = record("gemm/bf16", "gemm", "bf16", "gpu0", "throughput", 100e12, "FLOP/s");
+  auto gemm = record("gemm/bf16", "gemm", "bf16", {"gpu0"}, "throughput", 100e12, "FLOP/s");
   auto table = build_capabilities(
       {load_report_file(save("qa-cb-report.json", report_with({g}, {gemm})))}, c);
   auto w = base_workload();
   w["reservation_window"] = {{"days", 20}, {"busy_fraction", 0.62}};
-  auto plan = make_plan(workload_from_json(gpusizer::JsonInput(w, "w.json")), table, c, {});
+  auto plan = make_plan(demand_from_json(gpusizer::JsonInput(w, "w.json")), table, c, {});
   const PlanRow* cb = nullptr;
   for (const auto& r : plan.rows)
     if (r.instance_type == "t1.x" && r.cost.option == "capacity_block") cb = &r;
@@ -131,9 +131,9 @@ TEST(SizingQa, MeasuredRateNamesMustBeInTheCatalog) {
   auto check = [&](nlohmann::json rate) {
     auto w = base_workload();
     w["measured_rates"] = {rate};
-    Workload wl = workload_from_json(gpusizer::JsonInput(w, "w.json"));
+    Demand wl = demand_from_json(gpusizer::JsonInput(w, "w.json"));
     try {
-      check_workload_names(wl, c);
+      check_demand_names(wl, c);
     } catch (const gpusizer::InputError& e) {
       return std::string(e.what());
     }
@@ -179,7 +179,7 @@ TEST(SizingQa, PlainAnswersWhenNothingQualifies) {
   auto w = base_workload();
   w["memory_bytes_per_replica"] = 700.0 * 1073741824.0;
   auto plan =
-      make_plan(workload_from_json(gpusizer::JsonInput(w, "w.json")), CapabilityTable{}, c, {});
+      make_plan(demand_from_json(gpusizer::JsonInput(w, "w.json")), CapabilityTable{}, c, {});
   EXPECT_TRUE(plan.rows.empty());
   EXPECT_TRUE(has_summary(plan,
                           "Nothing fits the memory: a replica needs 700 GiB and the "
@@ -194,7 +194,7 @@ TEST(SizingQa, PlainAnswersWhenNothingQualifies) {
   EngineOptions o;
   o.max_instances = 1;
   auto limited =
-      make_plan(workload_from_json(gpusizer::JsonInput(u, "u.json")), CapabilityTable{}, c, o);
+      make_plan(demand_from_json(gpusizer::JsonInput(u, "u.json")), CapabilityTable{}, c, o);
   EXPECT_TRUE(limited.rows.empty());
   EXPECT_TRUE(has_summary(limited,
                           "unreachable within --max-instances 1: the fewest instances "

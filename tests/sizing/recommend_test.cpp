@@ -17,7 +17,7 @@ const std::string kCatalog = std::string(GPUSIZER_SOURCE_DIR) + "/data/catalog/a
 
 std::string h100_report() {
   auto t = gpu_target("gpu0", "NVIDIA H100 80GB HBM3");
-  auto gemm = record("gemm/bf16/8192", "gemm", "bf16", "gpu0", "throughput", 700e12, "FLOP/s");
+  auto gemm = record("gemm/bf16/8192", "gemm", "bf16", {"gpu0"}, "throughput", 700e12, "FLOP/s");
   gemm.parameters = {{"m", 8192}, {"n", 8192}, {"k", 8192}};
   gemm.telemetry = gpusizer::TelemetryWindow{};
   gemm.telemetry->source = gpusizer::TelemetrySource::nvml;

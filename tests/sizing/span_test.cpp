@@ -26,10 +26,10 @@ CapabilityTable fleet_table(double inter_busbw, const std::string& name) {
   for (const char* h : {"ip-a", "ip-b"}) {
     auto rep = report_with(
         {gpu_target("gpu0", "NVIDIA H100 80GB HBM3"), gpu_target("gpu1", "NVIDIA H100 80GB HBM3")},
-        {record("gemm/bf16/gpu0", "gemm", "bf16", "gpu0", "throughput", 600e12, "FLOP/s"),
-         record("gemm/bf16/gpu1", "gemm", "bf16", "gpu1", "throughput", 600e12, "FLOP/s"),
+        {record("gemm/bf16/gpu0", "gemm", "bf16", {"gpu0"}, "throughput", 600e12, "FLOP/s"),
+         record("gemm/bf16/gpu1", "gemm", "bf16", {"gpu1"}, "throughput", 600e12, "FLOP/s"),
          record("collectives/all_reduce/gpu0+gpu1/bytes=1", "collectives", "all_reduce",
-                "gpu0+gpu1", "busbw", 360e9, "B/s")});
+                {"gpu0", "gpu1"}, "busbw", 360e9, "B/s")});
     rep.host.hostname = h;
     rep.host.instance_type = gpusizer::InstanceType{"p5.48xlarge", "--instance-type"};
     hosts.emplace_back(std::string(h) + ".json", rep);
@@ -37,7 +37,7 @@ CapabilityTable fleet_table(double inter_busbw, const std::string& name) {
   gpusizer::Report fleet = gpusizer::merge_reports(hosts);
   if (inter_busbw > 0) {
     fleet.records.push_back(record("collectives/all_reduce/ip-a:gpu0+ip-b:gpu0/bytes=1",
-                                   "collectives", "all_reduce", "ip-a:gpu0+ip-b:gpu0", "busbw",
+                                   "collectives", "all_reduce", {"ip-a:gpu0", "ip-b:gpu0"}, "busbw",
                                    inter_busbw, "B/s"));
   }
   return build_capabilities({load_report_file(save(name, fleet))}, shipped());

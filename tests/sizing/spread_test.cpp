@@ -52,9 +52,10 @@ Catalog tie_catalog() {
 // 90 TFLOP/s from three equal samples (no spread).
 CapabilityTable table_with(const Catalog& c, const std::vector<double>& tg_seconds,
                            const std::string& name) {
-  auto tg = timed(record("gemm/bf16/gpu0", "gemm", "bf16", "gpu0", "throughput", 100e12, "FLOP/s"),
-                  tg_seconds);
-  auto th = timed(record("gemm/bf16/gpu1", "gemm", "bf16", "gpu1", "throughput", 90e12, "FLOP/s"),
+  auto tg =
+      timed(record("gemm/bf16/gpu0", "gemm", "bf16", {"gpu0"}, "throughput", 100e12, "FLOP/s"),
+            tg_seconds);
+  auto th = timed(record("gemm/bf16/gpu1", "gemm", "bf16", {"gpu1"}, "throughput", 90e12, "FLOP/s"),
                   {0.002, 0.002, 0.002});
   auto path = save(
       name,
@@ -98,9 +99,9 @@ TEST(SizingSpread, RecordSamplesGiveP5AndP95OfThePerSampleRates) {
 
 TEST(SizingSpread, OneSampleOrNoTimingHasNoSpread) {
   auto c = tie_catalog();
-  auto one = timed(record("gemm/bf16/gpu0", "gemm", "bf16", "gpu0", "throughput", 100e12, "FLOP/s"),
-                   {0.001});
-  auto none = record("gemm/bf16/gpu1", "gemm", "bf16", "gpu1", "throughput", 90e12, "FLOP/s");
+  auto one = timed(
+      record("gemm/bf16/gpu0", "gemm", "bf16", {"gpu0"}, "throughput", 100e12, "FLOP/s"), {0.001});
+  auto none = record("gemm/bf16/gpu1", "gemm", "bf16", {"gpu1"}, "throughput", 90e12, "FLOP/s");
   auto path = save(
       "spread-none.json",
       report_with({gpu_target("gpu0", "Test GPU"), gpu_target("gpu1", "Other GPU")}, {one, none}));
@@ -121,7 +122,7 @@ TEST(SizingSpread, NoisyRatesGiveCountCostAndPerDollarRangesAndTheCountNote) {
   auto c = tie_catalog();
   auto plan =
       make_plan(workload(base_workload()), table_with(c, kNoisy, "spread-noisy.json"), c, {});
-  // Workload: 1e12 FLOP per req, 140 req/s at utilization 0.7; compute binds, so per replica
+  // Demand: 1e12 FLOP per req, 140 req/s at utilization 0.7; compute binds, so per replica
   // 84e12 / 1e12 = 84, 100 and 120 req/s (p5 / point / p95).
   const PlanRow* t1 = row(plan, "t1.x", "on_demand");
   ASSERT_NE(t1, nullptr);
@@ -241,7 +242,7 @@ TEST(SizingSpread, MigSlicesCarryTheSpreadOfTheirRecords) {
   auto slice = mig_target("gpu0/mig0", "Test GPU", "1g.35gb", "gpu0");
   slice.memory_bytes = 33ull << 30;
   auto rec =
-      timed(record("gemm/bf16/mig0", "gemm", "bf16", "gpu0/mig0", "throughput", 100e12, "FLOP/s"),
+      timed(record("gemm/bf16/mig0", "gemm", "bf16", {"gpu0/mig0"}, "throughput", 100e12, "FLOP/s"),
             kNoisy);
   rec.concurrency = gpusizer::Concurrency::isolated;
   auto path = save("spread-mig.json", report_with({parent, slice}, {rec}));

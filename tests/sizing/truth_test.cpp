@@ -38,7 +38,7 @@ const Excluded* excluded(const Plan& p, const std::string& type, const std::stri
 CapabilityTable measured_tg(const Catalog& c, std::uint64_t memory_bytes, const std::string& name) {
   auto g = gpu_target("gpu0", "Test GPU");
   g.memory_bytes = memory_bytes;
-  auto gemm = record("gemm/bf16", "gemm", "bf16", "gpu0", "throughput", 100e12, "FLOP/s");
+  auto gemm = record("gemm/bf16", "gemm", "bf16", {"gpu0"}, "throughput", 100e12, "FLOP/s");
   return build_capabilities({load_report_file(save(name, report_with({g}, {gemm})))}, c);
 }
 
@@ -101,7 +101,7 @@ TEST(SizingTruth, CpuRowsScaledFromAnotherMachineAreLabelledAndRankedAsEstimates
   cpu.id = "cpu";
   cpu.kind = gpusizer::TargetKind::cpu;
   cpu.name = "test cpu";
-  auto gemm = record("gemm/fp32/cpu", "gemm", "fp32", "cpu", "throughput", 1e12, "FLOP/s");
+  auto gemm = record("gemm/fp32/cpu", "gemm", "fp32", {"cpu"}, "throughput", 1e12, "FLOP/s");
   auto rep = report_with({cpu}, {gemm});
   rep.host.logical_cpus = 4;
   rep.host.instance_type = gpusizer::InstanceType{"c1.large", "--instance-type"};

@@ -61,7 +61,8 @@ nlohmann::json comparison_json(const std::vector<NamedReport>& reports,
 }
 
 std::string row_label(const Record& first) {
-  return std::string(to_string(first.family)) + "/" + first.operation + " " + first.target;
+  return std::string(to_string(first.family)) + "/" + first.operation + " " +
+         join_target_ids(first.targets);
 }
 
 // "load: gemm/fp32 cpu m=1024: 1-minute load average a#1 0.12 -> 0.30, a#2 3.20 -> 3.41

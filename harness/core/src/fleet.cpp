@@ -34,24 +34,37 @@ int status_rank(ReportStatus s) {
 }
 
 // The target part of a case id, "<family>/<operation>/<targets>/...", read with the host's own
-// target ids (which may hold '/', as MIG slices do). Returns the length matched at `pos`, 0 if
-// the text there is not a '+'-joined list of known ids followed by '/' or the end.
-std::size_t match_targets(const std::string& id, std::size_t pos,
-                          const std::vector<std::string>& known) {
+// target ids (which may hold '/', as MIG slices do). Returns the ids matched at `pos` and sets
+// `length` to the text they span; no ids if the text there is not a '+'-joined list of known ids
+// followed by '/' or the end.
+std::vector<std::string> match_targets(const std::string& id, std::size_t pos,
+                                       const std::vector<std::string>& known, std::size_t& length) {
+  std::vector<std::string> matched;
   std::size_t at = pos;
   while (true) {
-    std::size_t best = 0;
+    const std::string* best = nullptr;
     for (const auto& k : known) {
-      if (k.size() > best && id.compare(at, k.size(), k) == 0) {
+      if (k.size() > (best == nullptr ? 0 : best->size()) && id.compare(at, k.size(), k) == 0) {
         const std::size_t end = at + k.size();
-        if (end == id.size() || id[end] == '/' || id[end] == '+') best = k.size();
+        if (end == id.size() || id[end] == '/' || id[end] == '+') best = &k;
       }
     }
-    if (best == 0) return 0;
-    at += best;
-    if (at == id.size() || id[at] == '/') return at - pos;
+    if (best == nullptr) return {};
+    matched.push_back(*best);
+    at += best->size();
+    if (at == id.size() || id[at] == '/') {
+      length = at - pos;
+      return matched;
+    }
     ++at;  // '+'
   }
+}
+
+std::vector<std::string> fleet_target_ids(const std::string& host_id,
+                                          const std::vector<std::string>& local_ids) {
+  std::vector<std::string> out;
+  for (const auto& id : local_ids) out.push_back(fleet_target_id(host_id, id));
+  return out;
 }
 
 // Renames the target part of a case id; an id of another shape gets "<host>:" in front.
@@ -64,23 +77,27 @@ std::string rename_id(const std::string& id, const std::string& host_id,
     ++pos;
   }
   // gemm ids carry the dtype as the operation segment: family/dtype/target/...
-  const std::size_t len = match_targets(id, pos, known);
-  if (len == 0) return host_id + ":" + id;
-  return id.substr(0, pos) + fleet_target_id(host_id, id.substr(pos, len)) + id.substr(pos + len);
+  std::size_t len = 0;
+  const std::vector<std::string> targets = match_targets(id, pos, known, len);
+  if (targets.empty()) return host_id + ":" + id;
+  return id.substr(0, pos) + join_target_ids(fleet_target_ids(host_id, targets)) +
+         id.substr(pos + len);
 }
 
 }  // namespace
 
-std::string fleet_target_id(const std::string& host_id, const std::string& local_ids) {
-  std::string out;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t plus = local_ids.find('+', start);
-    const std::string part = local_ids.substr(start, plus - start);
-    out += (out.empty() ? "" : "+") + host_id + ":" + part;
-    if (plus == std::string::npos) return out;
-    start = plus + 1;
-  }
+std::string fleet_target_id(const std::string& host_id, const std::string& local_id) {
+  return host_id + ":" + local_id;
+}
+
+void copy_provenance(const Report& from, Report& to) {
+  to.tool = from.tool;
+  to.command_line = from.command_line;
+  to.started_at = from.started_at;
+  to.finished_at = from.finished_at;
+  to.status = from.status;
+  to.suite = from.suite;
+  to.settings = from.settings;
 }
 
 void FleetBuilder::check_compatible(const Report& member, const std::string& source) {
@@ -152,14 +169,8 @@ void FleetBuilder::add(const Report& member, const std::string& source, std::opt
     fleet_.integrity_breaks.push_back(source + ": " + b);
   if (members_ == 0) {
     first_source_ = source;
-    fleet_.tool = member.tool;
-    fleet_.suite = member.suite;
-    fleet_.settings = member.settings;
-    fleet_.started_at = member.started_at;
-    fleet_.finished_at = member.finished_at;
-    fleet_.status = member.status;
+    copy_provenance(member, fleet_);
     fleet_.host = member.host;
-    fleet_.command_line = member.command_line;
   } else {
     if (member.started_at < fleet_.started_at) fleet_.started_at = member.started_at;
     if (member.finished_at.empty() || fleet_.finished_at.empty()) {
@@ -192,7 +203,7 @@ void FleetBuilder::add(const Report& member, const std::string& source, std::opt
   for (const auto& local : member.records) {
     Record r = local;
     r.id = rename_id(local.id, host_id, known);
-    r.target = fleet_target_id(host_id, local.target);
+    r.targets = fleet_target_ids(host_id, local.targets);
     if (fleet_.find_record(r.id) != nullptr) continue;
     fleet_.records.push_back(std::move(r));
   }

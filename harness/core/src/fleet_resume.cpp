@@ -8,6 +8,7 @@
 #include <set>
 
 #include "gpusizer/error.hpp"
+#include "gpusizer/fleet.hpp"
 
 namespace gpusizer {
 namespace {
@@ -44,15 +45,12 @@ std::optional<std::string> first_local_target(const std::string& id, const std::
   return std::nullopt;
 }
 
-// True when every '+'-joined part of a record's target sits on `host_id`.
-bool all_on_host(const std::string& targets, const std::string& host_id) {
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t plus = targets.find('+', start);
-    if (targets.compare(start, host_id.size() + 1, host_id + ":") != 0) return false;
-    if (plus == std::string::npos) return true;
-    start = plus + 1;
-  }
+// True when every target of a record sits on `host_id`.
+bool all_on_host(const std::vector<std::string>& targets, const std::string& host_id) {
+  return !targets.empty() &&
+         std::all_of(targets.begin(), targets.end(), [&](const std::string& id) {
+           return id.compare(0, host_id.size() + 1, host_id + ":") == 0;
+         });
 }
 
 std::string ranks_text(const std::vector<int>& ranks) {
@@ -114,13 +112,7 @@ Report fleet_part_for_rank(const Report& fleet, const std::string& host_id, int 
     return owner_local_rank(local_id, local_size) == local_rank;
   };
   Report part;
-  part.tool = fleet.tool;
-  part.command_line = fleet.command_line;
-  part.started_at = fleet.started_at;
-  part.finished_at = fleet.finished_at;
-  part.status = fleet.status;
-  part.suite = fleet.suite;
-  part.settings = fleet.settings;
+  copy_provenance(fleet, part);
   if (part.settings.is_object()) part.settings.erase("fleet");
   for (const auto& h : fleet.hosts) {
     if (h.id != host_id) continue;
@@ -140,10 +132,10 @@ Report fleet_part_for_rank(const Report& fleet, const std::string& host_id, int 
   }
   std::set<std::string> record_ids;  // the fleet's ids of the part's records
   for (const auto& r : fleet.records) {
-    if (is_fleet_collective(r.id) || !all_on_host(r.target, host_id)) continue;
+    if (is_fleet_collective(r.id) || !all_on_host(r.targets, host_id)) continue;
     Record local = r;
-    local.target = strip_host(r.target, host_id);
-    if (!mine(local.target.substr(0, local.target.find('+')))) continue;
+    for (auto& id : local.targets) id = strip_host(id, host_id);
+    if (!mine(local.targets.front())) continue;
     local.id = strip_host(r.id, host_id);
     record_ids.insert(r.id);
     part.records.push_back(std::move(local));

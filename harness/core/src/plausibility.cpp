@@ -45,7 +45,8 @@ std::optional<double> stated_peak(const Metric& m) {
 
 // Ceilings from the device facts of the record's (single) target.
 std::optional<Ceiling> device_ceiling(const Record& r, const Report& report) {
-  const Target* t = report.find_target(r.target);
+  if (r.targets.size() != 1) return std::nullopt;
+  const Target* t = report.find_target(r.targets.front());
   if (t == nullptr || (t->kind != TargetKind::gpu && t->kind != TargetKind::mig))
     return std::nullopt;
   const std::string& op = r.operation;

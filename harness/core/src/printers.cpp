@@ -135,7 +135,7 @@ void print_report(const Report& report, std::ostream& out, TextFormat format,
     if (const Metric* e = r.metric("energy_per_op")) energy = format_value(e->value, "J");
     std::string flags;
     for (const auto& f : r.flags) flags += (flags.empty() ? "" : ",") + f;
-    table.add_row({r.target, std::string(to_string(r.family)) + "/" + r.operation,
+    table.add_row({join_target_ids(r.targets), std::string(to_string(r.family)) + "/" + r.operation,
                    format_parameters(r.parameters), result, cv, verification_mark(r), power, energy,
                    flags});
   }

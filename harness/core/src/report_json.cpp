@@ -6,6 +6,7 @@
 #include "gpusizer/plausibility.hpp"
 #include "gpusizer/record_chain.hpp"
 #include "gpusizer/report_io.hpp"
+#include "gpusizer/text.hpp"
 
 namespace gpusizer {
 namespace {
@@ -22,6 +23,23 @@ std::optional<double> opt_number(const JsonInput& in, std::string_view key) {
   return std::nullopt;
 }
 
+// A record's "target": its target ids joined by '+' (join_target_ids), split here, once.
+std::vector<std::string> target_ids(const JsonInput& in) {
+  const std::string joined = in.non_empty_string();
+  std::vector<std::string> ids;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t plus = joined.find('+', start);
+    ids.push_back(joined.substr(start, plus == std::string::npos ? plus : plus - start));
+    if (ids.back().empty()) {
+      in.fail("expected target ids joined by '+', got " + describe_json(in.raw()) +
+              " (an empty id)");
+    }
+    if (plus == std::string::npos) return ids;
+    start = plus + 1;
+  }
+}
+
 std::vector<std::string> string_list(const JsonInput& in) {
   std::vector<std::string> out;
   for (const auto& item : in.items()) out.push_back(item.string());
@@ -35,6 +53,10 @@ const Metric* Record::metric(const std::string& metric_name) const {
     if (m.name == metric_name) return &m;
   }
   return nullptr;
+}
+
+std::string join_target_ids(const std::vector<std::string>& ids) {
+  return join(ids, "+");
 }
 
 const Record* Report::find_record(const std::string& record_id) const {
@@ -262,8 +284,12 @@ Target target_from_json(const JsonInput& in) {
 }
 
 json to_json(const Record& r) {
-  json j{{"id", r.id},         {"family", r.family}, {"operation", r.operation},
-         {"target", r.target}, {"status", r.status}, {"parameters", r.parameters}};
+  json j{{"id", r.id},
+         {"family", r.family},
+         {"operation", r.operation},
+         {"target", join_target_ids(r.targets)},
+         {"status", r.status},
+         {"parameters", r.parameters}};
   if (!r.reason.empty()) j["reason"] = r.reason;
   json metrics = json::array();
   for (const auto& m : r.metrics) {
@@ -309,7 +335,7 @@ Record record_from_json(const JsonInput& in) {
   r.id = in.at("id").non_empty_string();
   r.family = in.at("family").enumerated<Family>();
   r.operation = in.at("operation").non_empty_string();
-  r.target = in.at("target").non_empty_string();
+  r.targets = target_ids(in.at("target"));
   r.status = in.at("status").enumerated<RecordStatus>();
   r.reason = in.optional_string("reason").value_or("");
   auto params = in.at("parameters");

@@ -62,7 +62,7 @@ std::string size_label(const Record& r) {
 
 std::string record_label(const Record& r, bool several_targets) {
   std::string label = r.family == Family::gemm ? gemm_label(r) : r.operation + " " + size_label(r);
-  if (several_targets) label = r.target + " " + label;
+  if (several_targets) label = join_target_ids(r.targets) + " " + label;
   if (r.concurrency != Concurrency::not_stated)
     label += " (" + std::string(to_string(r.concurrency)) + ")";
   return label;
@@ -109,7 +109,8 @@ std::string family_chart(Family family, bool link, const std::vector<const Recor
                          bool several_targets) {
   // Several sizes of one operation on one target: throughput against size, per operation.
   std::map<std::string, std::vector<const Record*>> by_op;
-  for (const auto* r : records) by_op[r->operation + "@" + r->target].push_back(r);
+  for (const auto* r : records)
+    by_op[r->operation + "@" + join_target_ids(r->targets)].push_back(r);
   // GEMM shapes differ in more than one dimension: bars, one per shape, against the peak.
   bool sweep = family == Family::collectives;
   for (const auto& [op, rs] : by_op) sweep = sweep || (family != Family::gemm && rs.size() >= 3);
@@ -225,7 +226,7 @@ std::string flag_in_words(const std::string& flag) {
 
 void print_report_page(const Report& report, const ReportPageSource& source, std::ostream& out) {
   std::set<std::string> targets_seen;
-  for (const auto& r : report.records) targets_seen.insert(r.target);
+  for (const auto& r : report.records) targets_seen.insert(join_target_ids(r.targets));
   const bool several_targets = targets_seen.size() > 1;
   std::size_t ok = 0, verified = 0, failed = 0, skipped = 0, errors = 0;
   for (const auto& r : report.records) {
@@ -322,7 +323,8 @@ void print_report_page(const Report& report, const ReportPageSource& source, std
     // One chart per headline unit (a family may mix GB/s and FLOP/s).
     std::map<std::string, std::vector<const Record*>> by_unit;
     for (const auto* r : by_family[f]) {
-      const bool link = f == Family::memory && host_link(*r) && r->target != "cpu";
+      const bool link =
+          f == Family::memory && host_link(*r) && join_target_ids(r->targets) != "cpu";
       by_unit[r->metrics.front().unit + (link ? "#link" : "")].push_back(r);
     }
     for (const auto& [unit, rs] : by_unit)
@@ -385,7 +387,7 @@ void print_report_page(const Report& report, const ReportPageSource& source, std
                  e(flag_in_words(fl)) + "\">" +
                  e(flag_in_words(fl).substr(0, flag_in_words(fl).find(':'))) + "</span>";
       }
-      out << "<tr><td>" << e(r.target) << "</td><td>"
+      out << "<tr><td>" << e(join_target_ids(r.targets)) << "</td><td>"
           << e(std::string(to_string(r.family)) + "/" + r.operation)
           << (r.concurrency == Concurrency::not_stated
                   ? ""

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <set>
-#include <sstream>
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/input_file.hpp"
@@ -24,12 +23,8 @@ bool starts_with(const std::string& s, const std::string& prefix) {
   return s.rfind(prefix, 0) == 0;
 }
 
-std::vector<std::string> split_targets(const std::string& joined) {
-  std::vector<std::string> out;
-  std::stringstream ss(joined);
-  std::string item;
-  while (std::getline(ss, item, '+')) out.push_back(item);
-  return out;
+bool runs_on(const Record& r, const std::string& target_id) {
+  return std::find(r.targets.begin(), r.targets.end(), target_id) != r.targets.end();
 }
 
 ResourceRate rate_of(const LoadedReport& lr, const Record& r, const Metric& m,
@@ -94,8 +89,7 @@ DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
   cap.logical_cpus = lr.report.host_of(t).logical_cpus;
   for (const auto& r : lr.report.records) {
     if (!usable(r)) continue;
-    const auto targets = split_targets(r.target);
-    if (std::find(targets.begin(), targets.end(), t.id) == targets.end()) continue;
+    if (!runs_on(r, t.id)) continue;
     if (mode_filter != Concurrency::not_stated && r.concurrency != mode_filter) continue;
     if (r.family == Family::gemm) {
       if (const Metric* m = r.metric("throughput"))
@@ -114,7 +108,7 @@ DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
     } else if (r.family == Family::collectives) {
       if (const Metric* m = r.metric("busbw")) {
         keep_max(
-            hosts_spanned(lr.report, targets) > 1 ? cap.inter_node_collectives : cap.collectives,
+            hosts_spanned(lr.report, r.targets) > 1 ? cap.inter_node_collectives : cap.collectives,
             r.operation, rate_of(lr, r, *m, t.id));
       }
     }
@@ -138,8 +132,7 @@ Concurrency mode_for_mig(const LoadedReport& lr, const Target& t) {
   bool concurrent = false;
   for (const auto& r : lr.report.records) {
     if (!usable(r) || r.concurrency != Concurrency::concurrent) continue;
-    const auto targets = split_targets(r.target);
-    if (std::find(targets.begin(), targets.end(), t.id) != targets.end()) concurrent = true;
+    if (runs_on(r, t.id)) concurrent = true;
   }
   return concurrent ? Concurrency::concurrent : Concurrency::isolated;
 }

@@ -4,7 +4,7 @@
 
 namespace gpusizer::sizing {
 
-std::vector<CombinedMigPacking> combine_mig(const std::vector<Workload>& workloads,
+std::vector<CombinedMigPacking> combine_mig(const std::vector<Demand>& workloads,
                                             const CapabilityTable& table, const Catalog& catalog) {
   std::vector<CombinedMigPacking> all;
   for (const auto& acc : catalog.accelerators) {

@@ -13,11 +13,11 @@
 #include "gpusizer/sizing/catalog_listing.hpp"
 #include "gpusizer/sizing/combined_mig.hpp"
 #include "gpusizer/sizing/dates.hpp"
+#include "gpusizer/sizing/demand.hpp"
 #include "gpusizer/sizing/engine.hpp"
 #include "gpusizer/sizing/plan_page.hpp"
 #include "gpusizer/sizing/plan_print.hpp"
 #include "gpusizer/sizing/price_list.hpp"
-#include "gpusizer/sizing/workload.hpp"
 #include "gpusizer/text.hpp"
 
 namespace gpusizer::sizing {
@@ -129,10 +129,10 @@ int run_recommend(const RecommendOptions& options, std::ostream& out) {
   std::vector<LoadedReport> reports;
   for (const auto& r : options.reports) reports.push_back(load_report_file(r));
   CapabilityTable table = build_capabilities(reports, catalog);
-  std::vector<Workload> workloads;
+  std::vector<Demand> workloads;
   for (const auto& w : options.workloads) {
-    workloads.push_back(load_workload(w));
-    check_workload_names(workloads.back(), catalog);
+    workloads.push_back(load_demand(w));
+    check_demand_names(workloads.back(), catalog);
   }
   restrict_catalog(catalog, options.instance_types, options.families);
   std::vector<std::string> restricted = options.instance_types;

@@ -17,7 +17,7 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
 
-const MeasuredRate* user_rate(const Workload& w, const std::string& accelerator,
+const MeasuredRate* user_rate(const Demand& w, const std::string& accelerator,
                               const std::optional<std::string>& mig_profile,
                               const std::string& instance_type) {
   for (const auto& r : w.measured_rates) {
@@ -45,7 +45,7 @@ struct TypeCapacity {
 };
 
 TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerator& acc,
-                                  const Workload& w, const CapabilityTable& table,
+                                  const Demand& w, const CapabilityTable& table,
                                   const Catalog& catalog, const EngineOptions& options) {
   TypeCapacity tc;
   PlanRow& row = tc.row;
@@ -185,7 +185,7 @@ const DeviceCapability* cpu_basis(const InstanceTypeInfo& type, const Capability
   return cpus.empty() ? nullptr : cpus.front();
 }
 
-TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Workload& w,
+TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Demand& w,
                           const CapabilityTable& table, const Catalog& catalog,
                           const EngineOptions& options) {
   TypeCapacity tc;
@@ -274,7 +274,7 @@ bool profile_smaller(const MigProfile& a, const MigProfile& b) {
 
 // Prices at an end of the measured spread: without --max-instances (the range says what the
 // count would be) and without excluding anything from the plan.
-std::vector<OptionCost> price_at(const InstanceTypeInfo& type, const Workload& w,
+std::vector<OptionCost> price_at(const InstanceTypeInfo& type, const Demand& w,
                                  const detail::CountModel& model, EngineOptions options,
                                  const std::string& region) {
   options.max_instances.reset();
@@ -282,7 +282,7 @@ std::vector<OptionCost> price_at(const InstanceTypeInfo& type, const Workload& w
   return detail::price_options(type, w, model, options, region, ignored);
 }
 
-void add_rows(const TypeCapacity& tc, const InstanceTypeInfo& type, const Workload& w,
+void add_rows(const TypeCapacity& tc, const InstanceTypeInfo& type, const Demand& w,
               const EngineOptions& options, const std::string& region, Plan& plan) {
   const int span = tc.row.instances_per_replica;
   // The count model at a per-replica rate (the point, or an end of the measured spread).
@@ -337,7 +337,7 @@ int slices_per_gpu(const MigProfile& profile) {
 }
 
 void add_mig_rows(const InstanceTypeInfo& type, const Accelerator& acc, const MigChoice& choice,
-                  const Workload& w, const EngineOptions& options, const std::string& region,
+                  const Demand& w, const EngineOptions& options, const std::string& region,
                   Plan& plan) {
   std::vector<MigProfile> demand(static_cast<std::size_t>(choice.slices), choice.profile);
   MigPacking packing = pack_mig(demand);
@@ -444,7 +444,7 @@ double usable_accelerator_memory(const InstanceTypeInfo& type, const Accelerator
   return usable;
 }
 
-std::optional<MigChoice> choose_mig_profile(const Workload& w, const Accelerator& acc,
+std::optional<MigChoice> choose_mig_profile(const Demand& w, const Accelerator& acc,
                                             const CapabilityTable& table, std::string& why) {
   std::vector<MigProfile> profiles = acc.mig_profiles;
   std::sort(profiles.begin(), profiles.end(), profile_smaller);
@@ -507,7 +507,7 @@ std::optional<MigChoice> choose_mig_profile(const Workload& w, const Accelerator
   return std::nullopt;
 }
 
-Plan make_plan(const Workload& w, const CapabilityTable& table, const Catalog& catalog,
+Plan make_plan(const Demand& w, const CapabilityTable& table, const Catalog& catalog,
                const EngineOptions& options) {
   Plan plan;
   plan.workload_name = w.name;

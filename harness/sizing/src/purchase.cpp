@@ -36,7 +36,7 @@ std::vector<int> capacity_block_split(int instances) {
 
 namespace detail {
 
-int replicas_needed(const Workload& workload, double per_replica_rate, double loss) {
+int replicas_needed(const Demand& workload, double per_replica_rate, double loss) {
   const double usable = per_replica_rate * workload.utilization_target * (1.0 - loss);
   double n = std::ceil(workload.target_rate / usable - 1e-9);
   if (n < 1) n = 1;
@@ -44,7 +44,7 @@ int replicas_needed(const Workload& workload, double per_replica_rate, double lo
   return static_cast<int>(n);
 }
 
-int instances_needed(const Workload& workload, double per_replica_rate, int replicas_per_instance,
+int instances_needed(const Demand& workload, double per_replica_rate, int replicas_per_instance,
                      double loss) {
   const long long needed = replicas_needed(workload, per_replica_rate, loss);
   const long long per = std::max(1, replicas_per_instance);
@@ -85,7 +85,7 @@ BlockSchedule block_schedule(int billed_days, const Price& price) {
   return s;
 }
 
-void spare_of(OptionCost& c, const InstanceTypeInfo& type, const Workload& workload,
+void spare_of(OptionCost& c, const InstanceTypeInfo& type, const Demand& workload,
               const CountModel& model, double loss) {
   c.needed_replicas = replicas_needed(workload, model.per_replica_rate, loss);
   const int provisioned = c.instances * model.replicas_per_instance;
@@ -103,7 +103,7 @@ void spare_of(OptionCost& c, const InstanceTypeInfo& type, const Workload& workl
   }
 }
 
-void offering_notes(OptionCost& c, const Workload& workload, std::int64_t today) {
+void offering_notes(OptionCost& c, const Demand& workload, std::int64_t today) {
   const CapacityOffer& o = *c.price.offering;
   c.notes.push_back("capacity block offer" + (o.id.empty() ? "" : " " + o.id) + ": " +
                     std::to_string(o.instance_count) + " instance(s) in " + o.availability_zone +
@@ -133,7 +133,7 @@ void offering_notes(OptionCost& c, const Workload& workload, std::int64_t today)
 
 }  // namespace
 
-std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Workload& workload,
+std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Demand& workload,
                                       const CountModel& model, const EngineOptions& options,
                                       const std::string& region, std::vector<Excluded>& excluded) {
   auto needed = [&](double loss) {

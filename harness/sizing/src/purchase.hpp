@@ -11,11 +11,11 @@ namespace gpusizer::sizing::detail {
 
 // ceil(target / (rate x utilization x (1 - loss))): replicas (or MIG slices) the target needs,
 // before redundancy.
-int replicas_needed(const Workload& workload, double per_replica_rate, double loss);
+int replicas_needed(const Demand& workload, double per_replica_rate, double loss);
 
 // Instances for N+k: "instances" unit: ceil(needed / replicas per instance) + k; "replicas"
 // unit: ceil((needed + k) / replicas per instance).
-int instances_needed(const Workload& workload, double per_replica_rate, int replicas_per_instance,
+int instances_needed(const Demand& workload, double per_replica_rate, int replicas_per_instance,
                      double loss);
 
 // How a type's capacity turns into a count and spare capacity.
@@ -30,7 +30,7 @@ struct CountModel {
 };
 
 // One OptionCost per priced option that applies; the rest go to `excluded` with the reason.
-std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Workload& workload,
+std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Demand& workload,
                                       const CountModel& model, const EngineOptions& options,
                                       const std::string& region, std::vector<Excluded>& excluded);
 

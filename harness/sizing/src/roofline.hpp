@@ -7,8 +7,8 @@
 
 #include "gpusizer/sizing/capability.hpp"
 #include "gpusizer/sizing/catalog.hpp"
+#include "gpusizer/sizing/demand.hpp"
 #include "gpusizer/sizing/engine.hpp"
-#include "gpusizer/sizing/workload.hpp"
 
 namespace gpusizer::sizing::detail {
 

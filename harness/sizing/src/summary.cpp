@@ -32,7 +32,7 @@ std::string label_mark(const PlanRow& r) {
   return " (" + up + ")";
 }
 
-void no_plan(Plan& plan, const Workload& w, const CapabilityTable& table, const Catalog& catalog,
+void no_plan(Plan& plan, const Demand& w, const CapabilityTable& table, const Catalog& catalog,
              const EngineOptions& options) {
   plan.summary.push_back(
       "No plan: no instance type in the catalog can serve this workload (see the excluded "
@@ -194,7 +194,7 @@ void cpu_verdict(Plan& plan) {
 }
 
 // Best on-demand, spot and reservation over the window, in one sentence with the differences.
-void window_sentence(Plan& plan, const Workload& w) {
+void window_sentence(Plan& plan, const Demand& w) {
   if (!w.window) return;
   struct Best {
     std::string name;
@@ -363,7 +363,7 @@ void price_warnings(Plan& plan, const Catalog& catalog, const EngineOptions& opt
 
 }  // namespace
 
-void write_summary(Plan& plan, const Workload& w, const CapabilityTable& table,
+void write_summary(Plan& plan, const Demand& w, const CapabilityTable& table,
                    const Catalog& catalog, const EngineOptions& options, bool cpu_used) {
   price_warnings(plan, catalog, options);
   if (plan.rows.empty()) {

@@ -6,7 +6,7 @@
 
 namespace gpusizer::sizing::detail {
 
-void write_summary(Plan& plan, const Workload& workload, const CapabilityTable& table,
+void write_summary(Plan& plan, const Demand& workload, const CapabilityTable& table,
                    const Catalog& catalog, const EngineOptions& options, bool cpu_used);
 
 }  // namespace gpusizer::sizing::detail

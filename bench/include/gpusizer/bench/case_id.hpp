@@ -20,7 +20,4 @@ struct IdPart {
 std::string make_id(std::string_view family, std::string_view operation,
                     const std::vector<std::string>& targets, const std::vector<IdPart>& parts);
 
-// "gpu0+gpu1": the targets segment of an id (and a multi-target record's `target`).
-std::string join_targets(const std::vector<std::string>& targets);
-
 }  // namespace gpusizer::bench

@@ -50,8 +50,8 @@ NcclPlan plan_nccl_groups(const std::vector<RankGpus>& ranks);
 // This rank's members of `group`, in NCCL rank order (empty: not a member).
 std::vector<NcclMember> members_on_rank(const NcclGroupPlan& group, int mpi_rank);
 
-// The group's targets joined with '+' (the target part of its record ids).
-std::string group_targets(const NcclGroupPlan& group);
+// The group's target ids in NCCL rank order (its records' targets).
+std::vector<std::string> group_targets(const NcclGroupPlan& group);
 
 // S values (nccl-tests' bytes) of the collectives sweep, per suite: the single-process family and
 // the groups between ranks measure the same sizes (defined in collectives.cpp).

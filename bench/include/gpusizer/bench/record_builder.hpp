@@ -15,7 +15,7 @@ namespace gpusizer::bench {
 struct CaseOutcome {
   std::vector<SampleSet> repetitions;
   std::vector<TelemetryWindow> windows;  // one per repetition, combined over time
-  kernels::VerificationResult verification;
+  Verification verification;
   kernels::WorkAmount work;
   Timer timer = Timer::steady_clock;
   CacheMode mode = CacheMode::hot;

@@ -13,8 +13,13 @@
 
 namespace gpusizer {
 
-// "<host id>:<local id>"; every part of a '+'-joined target list is renamed.
-std::string fleet_target_id(const std::string& host_id, const std::string& local_ids);
+// "<host id>:<local id>": a target's id in a fleet report.
+std::string fleet_target_id(const std::string& host_id, const std::string& local_id);
+
+// Copies what the parts of a fleet report share about the run: tool, command line, start and
+// finish, status, suite and settings (not the host). A fleet report takes them from its first
+// member (FleetBuilder::add), and each rank's part takes them back (fleet_part_for_rank).
+void copy_provenance(const Report& from, Report& to);
 
 class FleetBuilder {
  public:

@@ -102,7 +102,9 @@ struct Record {
   std::string id;  // unique key in a report: the Google Benchmark name
   Family family = Family::memory;
   std::string operation;  // "stream_triad", "h2d_pinned", "bf16", "all_reduce", "p2p_ce_read"...
-  std::string target;     // Target::id (several for p2p and collectives, joined by '+')
+  // Target::id of each target it ran on: one, or several for p2p and collectives. The report's
+  // "target" key joins them with '+' (join_target_ids).
+  std::vector<std::string> targets;
   nlohmann::json parameters = nlohmann::json::object();  // bytes, m/n/k, dtype, chunk...
   RecordStatus status = RecordStatus::ok;
   std::string reason;           // why skipped / what error
@@ -123,6 +125,11 @@ struct Record {
 
   const Metric* metric(const std::string& name) const;
 };
+
+// A record's target ids as the report's "target" key, record ids and printed tables show them:
+// joined by '+' ("gpu0+gpu1", "a:gpu0+b:gpu0"). The one place they are joined; the report reader
+// splits the key once (report_json.cpp).
+std::string join_target_ids(const std::vector<std::string>& ids);
 
 struct ToolInfo {
   std::string name = "gpusizer";

@@ -33,7 +33,7 @@ class CollectiveGroup {
   CollectiveGroup& operator=(const CollectiveGroup&) = delete;
 
   virtual int ranks() const = 0;
-  // Target ids of the GPUs in the group, joined with '+' in records.
+  // Target ids of the GPUs in the group (a record's targets).
   virtual std::vector<std::string> target_ids() const = 0;
   // The Workload's work_per_op().bytes is S and its bus_bandwidth_factor nccl-tests' factor: the
   // record's "busbw" metric is the median algbw times that factor.

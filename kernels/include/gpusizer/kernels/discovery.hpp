@@ -24,22 +24,12 @@ struct DiscoveryOptions {
   std::vector<std::string> gpus_with_unlisted_slices;
 };
 
-struct GpuDiscovery {
-  std::vector<std::unique_ptr<Backend>> backends;
-  std::string unavailable_reason;  // why there are no GPU backends ("" when there are some)
+struct Discovery {
+  std::vector<std::unique_ptr<Backend>> backends;  // the CPU first, then GPUs in index order
+  std::string gpu_unavailable_reason;  // why there are no GPU backends ("" when there are some)
   std::unique_ptr<CollectiveGroup> collectives;  // null when fewer than 2 GPUs
   std::string collectives_unavailable_reason;
   std::unique_ptr<MultiGpu> multi_gpu;  // null when fewer than 2 GPUs
-  std::string multi_gpu_unavailable_reason;
-  std::vector<std::string> warnings;
-};
-
-struct Discovery {
-  std::vector<std::unique_ptr<Backend>> backends;  // the CPU first, then GPUs in index order
-  std::string gpu_unavailable_reason;
-  std::unique_ptr<CollectiveGroup> collectives;
-  std::string collectives_unavailable_reason;
-  std::unique_ptr<MultiGpu> multi_gpu;
   std::string multi_gpu_unavailable_reason;
   std::vector<std::string> warnings;
 };
@@ -48,8 +38,9 @@ Discovery discover(const DiscoveryOptions& options);
 
 // Implemented by kernels/cpu.
 std::unique_ptr<Backend> make_cpu_backend();
-// Implemented by kernels/cuda (or by the stand-in when built without CUDA).
-GpuDiscovery discover_cuda(const DiscoveryOptions& options);
+// Implemented by kernels/cuda (or by the stand-in when built without CUDA): the GPUs alone, no
+// CPU backend; discover() puts the CPU's first.
+Discovery discover_cuda(const DiscoveryOptions& options);
 // True when this binary was built with the CUDA backend.
 bool built_with_cuda();
 

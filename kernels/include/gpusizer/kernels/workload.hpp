@@ -8,15 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "gpusizer/vocabulary.hpp"
+#include "gpusizer/report.hpp"
 
 namespace gpusizer::kernels {
-
-struct VerificationResult {
-  VerificationStatus status = VerificationStatus::not_applicable;
-  std::string method;  // how it was checked
-  std::string detail;  // what was found (max error, wrong bytes...)
-};
 
 // How much work one operation does, and the counting rule stated in words for the report.
 struct WorkAmount {
@@ -42,8 +36,9 @@ class Workload {
   virtual double run(std::size_t repeats) = 0;
   // Called once before sampling: first-touch, module load, handle/heuristic warm-up.
   virtual void warm_up() { run(1); }
-  // Checks the output of the last run. Must be able to fail.
-  virtual VerificationResult verify() = 0;
+  // Checks the output of the last run (the record's Verification, report.hpp, as it is). Must be
+  // able to fail.
+  virtual Verification verify() = 0;
   virtual WorkAmount work_per_op() const = 0;
   virtual Timer timer() const = 0;
   // hot: caches warm, back-to-back; cold: caches flushed before each sample

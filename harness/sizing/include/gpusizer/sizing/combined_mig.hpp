@@ -11,8 +11,8 @@
 
 #include "gpusizer/sizing/capability.hpp"
 #include "gpusizer/sizing/catalog.hpp"
+#include "gpusizer/sizing/demand.hpp"
 #include "gpusizer/sizing/mig.hpp"
-#include "gpusizer/sizing/workload.hpp"
 
 namespace gpusizer::sizing {
 
@@ -35,7 +35,7 @@ struct CombinedMigPacking {
 
 // One entry per accelerator with MIG profiles on which every workload allows MIG and has a
 // qualifying profile; accelerators in catalog order.
-std::vector<CombinedMigPacking> combine_mig(const std::vector<Workload>& workloads,
+std::vector<CombinedMigPacking> combine_mig(const std::vector<Demand>& workloads,
                                             const CapabilityTable& table, const Catalog& catalog);
 
 nlohmann::json to_json(const CombinedMigPacking& combined);

@@ -1,5 +1,5 @@
-// The sizing engine: workload + capability table + catalog -> ranked plan. Pure arithmetic on
-// reports already read; never touches a device.
+// The sizing engine: demand (a workload file) + capability table + catalog -> ranked plan. Pure
+// arithmetic on reports already read; never touches a device.
 //
 // Per instance type: gpus_per_replica g (given, or ceil(memory / usable memory per
 // accelerator)), replicas = floor(accelerators / g); per-replica rate = 1 / max(t_i) over the
@@ -14,9 +14,9 @@
 
 #include "gpusizer/sizing/capability.hpp"
 #include "gpusizer/sizing/catalog.hpp"
+#include "gpusizer/sizing/demand.hpp"
 #include "gpusizer/sizing/plan.hpp"
 #include "gpusizer/sizing/quota.hpp"
-#include "gpusizer/sizing/workload.hpp"
 
 namespace gpusizer::sizing {
 
@@ -71,12 +71,11 @@ struct MigChoice {
   MeasurementSpread spread;  // the rate per slice at the p5/p95 of the measured samples
 };
 // The smallest MIG profile of `accelerator` that holds a replica and meets
-// workload.min_rate_per_slice, with the slices the target needs; nullopt with `why` otherwise.
-std::optional<MigChoice> choose_mig_profile(const Workload& workload,
-                                            const Accelerator& accelerator,
+// demand.min_rate_per_slice, with the slices the target needs; nullopt with `why` otherwise.
+std::optional<MigChoice> choose_mig_profile(const Demand& demand, const Accelerator& accelerator,
                                             const CapabilityTable& table, std::string& why);
 
-Plan make_plan(const Workload& workload, const CapabilityTable& table, const Catalog& catalog,
+Plan make_plan(const Demand& demand, const CapabilityTable& table, const Catalog& catalog,
                const EngineOptions& options);
 
 }  // namespace gpusizer::sizing

@@ -1,4 +1,4 @@
-#include "gpusizer/sizing/workload.hpp"
+#include "gpusizer/sizing/demand.hpp"
 
 #include <algorithm>
 
@@ -7,11 +7,11 @@
 
 namespace gpusizer::sizing {
 
-bool Workload::allows(const std::string& kind) const {
+bool Demand::allows(const std::string& kind) const {
   return std::find(allowed.begin(), allowed.end(), kind) != allowed.end();
 }
 
-double Workload::hours() const {
+double Demand::hours() const {
   if (hours_per_month) return *hours_per_month;
   if (window) return kDefaultHoursPerMonth * window->busy_fraction;
   return kDefaultHoursPerMonth;
@@ -39,7 +39,7 @@ WorkPerUnit work_from_json(const JsonInput& in) {
 
 }  // namespace
 
-Workload workload_from_json(const JsonInput& in) {
+Demand demand_from_json(const JsonInput& in) {
   if (!in.is_object())
     in.fail("expected a gpusizer workload (a JSON object), got " + describe_json(in.raw()));
   in.allow_only({"$schema", "schema_version", "kind", "name", "description", "target_rate",
@@ -56,7 +56,7 @@ Workload workload_from_json(const JsonInput& in) {
   auto kind = in.at("kind");
   if (kind.string() != "gpusizer.workload")
     kind.fail("expected \"gpusizer.workload\", got " + describe_json(kind.raw()));
-  Workload w;
+  Demand w;
   w.source_file = in.source();
   w.name = in.at("name").non_empty_string();
   auto rate = in.at("target_rate");
@@ -127,7 +127,7 @@ Workload workload_from_json(const JsonInput& in) {
   return w;
 }
 
-void check_workload_names(const Workload& workload, const Catalog& catalog) {
+void check_demand_names(const Demand& workload, const Catalog& catalog) {
   for (std::size_t i = 0; i < workload.measured_rates.size(); ++i) {
     const MeasuredRate& r = workload.measured_rates[i];
     const std::string where = workload.source_file + ": /measured_rates/" + std::to_string(i) + "/";
@@ -159,9 +159,9 @@ void check_workload_names(const Workload& workload, const Catalog& catalog) {
   }
 }
 
-Workload load_workload(const std::filesystem::path& file) {
+Demand load_demand(const std::filesystem::path& file) {
   nlohmann::json doc = JsonInput::parse_file(file, input_kinds::workload);
-  return workload_from_json(JsonInput(doc, file.string()));
+  return demand_from_json(JsonInput(doc, file.string()));
 }
 
 }  // namespace gpusizer::sizing

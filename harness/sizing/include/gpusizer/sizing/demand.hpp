@@ -1,7 +1,9 @@
-// What production must sustain (reports/schema/workload.schema.json): a target rate, the work
-// per unit (for a roofline estimate from reports) or the user's own measured rates, memory per
-// replica, GPUs per replica, headroom, redundancy, hours or a reservation window, interruption
-// tolerance and which kinds of hardware are allowed.
+// The demand to serve (sizing::Demand), read from a workload file
+// (reports/schema/workload.schema.json; not kernels::Workload, the work a benchmark runs): what
+// production must sustain: a target rate, the work per unit (for a roofline estimate from
+// reports) or the user's own measured rates, memory per replica, GPUs per replica, headroom,
+// redundancy, hours or a reservation window, interruption tolerance and which kinds of hardware
+// are allowed.
 #pragma once
 
 #include <filesystem>
@@ -41,7 +43,7 @@ struct ReservationWindow {
   double busy_fraction = 1.0;  // share of the window the capacity is actually used
 };
 
-struct Workload {
+struct Demand {
   std::string name;
   std::string source_file;
   double target_rate = 0;  // units per second
@@ -68,13 +70,13 @@ struct Workload {
   double hours() const;  // hours per month used for on-demand / spot costs
 };
 
-Workload workload_from_json(const JsonInput& in);
-Workload load_workload(const std::filesystem::path& file);
+Demand demand_from_json(const JsonInput& in);
+Demand load_demand(const std::filesystem::path& file);
 
 struct Catalog;
 // Checks the names a workload uses against the catalog: every measured rate's accelerator,
 // MIG profile (of that accelerator) and instance type must exist, else a typo would silently
 // drop the user's own rate. Throws InputError "<file>: /measured_rates/<i>/<field>: ...".
-void check_workload_names(const Workload& workload, const Catalog& catalog);
+void check_demand_names(const Demand& demand, const Catalog& catalog);
 
 }  // namespace gpusizer::sizing
