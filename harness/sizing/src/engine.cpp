@@ -101,15 +101,16 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
     row.spread = detail::no_spread("user-measured rate: no samples");
   } else if (w.work) {
     const DeviceCapability* device = table.gpu(acc.id);
-    auto run = [&](const DeviceCapability* d) {
+    const auto passes = detail::roofline_passes(device, [&](const DeviceCapability* d) {
       return detail::roofline(*w.work, d, &acc.peaks, g, table, catalog, options.default_efficiency,
                               span, type.network_mbps * 1e6 / 8);
-    };
-    auto rl = run(device);
+    });
+    const detail::RooflineResult& rl = passes.point;
     if (!rl.ok) {
       tc.why = (device == nullptr ? "no report for " + acc.id + " and " : acc.id + ": ") + rl.why;
       return tc;
     }
+    row.spread = passes.spread;
     row.units_per_second_per_replica = rl.units_per_second;
     row.binding = rl.binding;
     row.evidence = rl.evidence;
@@ -127,8 +128,6 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
       row.spread = detail::no_spread("estimated from datasheet peaks: nothing measured to spread");
     } else {
       row.basis = "measured (reports)";
-      row.spread =
-          detail::roofline_spread(rl, *device, [&](const DeviceCapability& d) { return run(&d); });
       row.units_per_joule =
           per_joule(rl.units_per_second, rl.binding_power_watts
                                              ? std::optional<double>(*rl.binding_power_watts * g)
@@ -226,15 +225,15 @@ TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Workload& w,
                             work.dtype + " units may do better; measure it)");
       work.dtype = "fp32";
     }
-    auto run = [&](const DeviceCapability& d) {
-      return detail::roofline(work, &d, nullptr, scale, table, catalog, options.default_efficiency);
-    };
-    auto rl = run(*cpu);
+    const auto passes = detail::roofline_passes(cpu, [&](const DeviceCapability* d) {
+      return detail::roofline(work, d, nullptr, scale, table, catalog, options.default_efficiency);
+    });
+    const detail::RooflineResult& rl = passes.point;
     if (!rl.ok) {
       tc.why = "CPU report: " + rl.why;
       return tc;
     }
-    row.spread = detail::roofline_spread(rl, *cpu, run);
+    row.spread = passes.spread;
     row.units_per_second_per_replica = rl.units_per_second;
     row.binding = rl.binding;
     row.evidence = rl.evidence;
@@ -272,16 +271,6 @@ bool profile_smaller(const MigProfile& a, const MigProfile& b) {
   return a.memory_slices < b.memory_slices;
 }
 
-// Prices at an end of the measured spread: without --max-instances (the range says what the
-// count would be) and without excluding anything from the plan.
-std::vector<OptionCost> price_at(const InstanceTypeInfo& type, const Workload& w,
-                                 const detail::CountModel& model, EngineOptions options,
-                                 const std::string& region) {
-  options.max_instances.reset();
-  std::vector<Excluded> ignored;
-  return detail::price_options(type, w, model, options, region, ignored);
-}
-
 void add_rows(const TypeCapacity& tc, const InstanceTypeInfo& type, const Workload& w,
               const EngineOptions& options, const std::string& region, Plan& plan) {
   const int span = tc.row.instances_per_replica;
@@ -312,18 +301,8 @@ void add_rows(const TypeCapacity& tc, const InstanceTypeInfo& type, const Worklo
     };
     return model;
   };
-  auto costs = detail::price_options(type, w, model_at(tc.row.units_per_second_per_replica),
-                                     options, region, plan.excluded);
-  const auto spread_costs = detail::price_at_spread(tc.row.spread, [&](double rate) {
-    return price_at(type, w, model_at(rate), options, region);
-  });
-  for (auto& c : costs) {
-    PlanRow row = tc.row;
-    row.cost = std::move(c);
-    row.rank_usd = row.cost.window_usd ? *row.cost.window_usd : row.cost.usd_per_month;
-    detail::attach_option_spread(row, spread_costs);
+  for (auto& row : detail::priced_rows(tc.row, type, w, model_at, options, region, plan.excluded))
     plan.rows.push_back(std::move(row));
-  }
 }
 
 // Slices of `profile` one GPU holds (7 x 1g, 4 x 1g.2x, 3 x 2g, 2 x 3g, 1 x 4g/7g).
@@ -407,17 +386,9 @@ void add_mig_rows(const InstanceTypeInfo& type, const Accelerator& acc, const Mi
     };
     return model;
   };
-  auto costs = detail::price_options(type, w, model_at(point), options, region, plan.excluded);
-  const auto spread_costs = detail::price_at_spread(
-      row.spread, [&](double rate) { return price_at(type, w, model_at(rate), options, region); });
-  for (auto& c : costs) {
-    PlanRow r = row;
-    r.mig = packing;
-    r.cost = std::move(c);
-    r.rank_usd = r.cost.window_usd ? *r.cost.window_usd : r.cost.usd_per_month;
-    detail::attach_option_spread(r, spread_costs);
+  row.mig = packing;
+  for (auto& r : detail::priced_rows(row, type, w, model_at, options, region, plan.excluded))
     plan.rows.push_back(std::move(r));
-  }
 }
 
 }  // namespace
@@ -477,11 +448,11 @@ std::optional<MigChoice> choose_mig_profile(const Workload& w, const Accelerator
       choice.basis = "user-measured rate (" + r->source + ")";
       choice.spread = detail::no_spread("user-measured rate: no samples");
     } else if (d != nullptr && w.work) {
-      auto run = [&](const DeviceCapability& device) {
-        return detail::roofline(*w.work, &device, nullptr, 1.0, table, Catalog{},
+      const auto passes = detail::roofline_passes(d, [&](const DeviceCapability* device) {
+        return detail::roofline(*w.work, device, nullptr, 1.0, table, Catalog{},
                                 DefaultEfficiency{});
-      };
-      auto rl = run(*d);
+      });
+      const detail::RooflineResult& rl = passes.point;
       if (!rl.ok) {
         why += " " + p.name + ": " + rl.why + ";";
         continue;
@@ -491,7 +462,7 @@ std::optional<MigChoice> choose_mig_profile(const Workload& w, const Accelerator
       choice.evidence = rl.evidence;
       choice.basis = "measured (reports, MIG mode " + d->mig_mode + ")";
       choice.units_per_joule = std::nullopt;  // per-slice power is not observable (shared board)
-      choice.spread = detail::roofline_spread(rl, *d, run);
+      choice.spread = passes.spread;
     } else {
       why += " " + p.name + " not measured;";
       continue;
