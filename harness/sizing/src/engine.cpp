@@ -32,6 +32,15 @@ const MeasuredRate* user_rate(const Workload& w, const std::string& accelerator,
   return nullptr;
 }
 
+// A row sized from the user's own measured rate: no roofline, no power, no samples to spread.
+void use_user_rate(PlanRow& row, const MeasuredRate& rate) {
+  row.units_per_second_per_replica = rate.units_per_second;
+  row.binding = "user-measured rate";
+  row.basis = "user-measured rate (" + rate.source + ")";
+  row.power_note = "not measured (user-measured rate carries no power)";
+  row.spread = detail::no_spread("user-measured rate: no samples");
+}
+
 std::optional<double> per_joule(double units_per_second, std::optional<double> watts) {
   if (!watts || *watts <= 0) return std::nullopt;
   return units_per_second / *watts;
@@ -94,11 +103,7 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
                         short_number(memory_per_accelerator / kGiB) + " GiB (" + row.memory_basis +
                         ")");
   if (const MeasuredRate* r = user_rate(w, acc.id, std::nullopt, type.type)) {
-    row.units_per_second_per_replica = r->units_per_second;
-    row.binding = "user-measured rate";
-    row.basis = "user-measured rate (" + r->source + ")";
-    row.power_note = "not measured (user-measured rate carries no power)";
-    row.spread = detail::no_spread("user-measured rate: no samples");
+    use_user_rate(row, *r);
   } else if (w.work) {
     const DeviceCapability* device = table.gpu(acc.id);
     const auto passes = detail::roofline_passes(device, [&](const DeviceCapability* d) {
@@ -199,11 +204,7 @@ TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Workload& w,
   }
   row.replicas_per_instance = 1;
   if (const MeasuredRate* r = user_rate(w, "", std::nullopt, type.type)) {
-    row.units_per_second_per_replica = r->units_per_second;
-    row.binding = "user-measured rate";
-    row.basis = "user-measured rate (" + r->source + ")";
-    row.power_note = "not measured (user-measured rate carries no power)";
-    row.spread = detail::no_spread("user-measured rate: no samples");
+    use_user_rate(row, *r);
   } else if (w.work) {
     bool same_type = false;
     const DeviceCapability* cpu = cpu_basis(type, table, catalog, same_type);
