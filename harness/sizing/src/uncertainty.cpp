@@ -146,7 +146,10 @@ void attach_option_spread(PlanRow& row, const SpreadCosts& costs) {
   if (high != nullptr && high->instances != c.instances) {
     note += "; " + std::to_string(high->instances) + " at the high end (p95)";
   }
-  if (note != count) c.notes.push_back(note);
+  if (note != count) {
+    s.count_note = note;
+    c.notes.push_back(note);
+  }
 }
 
 }  // namespace

@@ -60,5 +60,15 @@ void mark_ties(Plan& plan);
 // Printers' side: the JSON of a row's spread and the plan's "Measurement spread" lines.
 nlohmann::json spread_json(const MeasurementSpread& spread);
 std::vector<std::string> spread_lines(const Plan& plan);
+// "low-high" in the one number format (short_number) or in dollars (format_usd), both ends
+// always, a zero-width range too ("5-5"): the reader sees that it was measured exact.
+std::string number_range(const ValueRange& range);
+std::string usd_range(const ValueRange& range);
+// "#2, #5": ranks as the plan prints them.
+std::string rank_list(const std::vector<int>& ranks);
+// "3 at p5, 2 at p95": the count at both ends of the spread ("more than buyable at p5" when the
+// p5 end leaves what the option can buy); count_text adds the point: "2 instance(s) (...)".
+std::string count_at_ends(const MeasurementSpread& spread);
+std::string count_text(const PlanRow& row);
 
 }  // namespace gpusizer::sizing::detail
