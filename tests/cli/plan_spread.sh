@@ -1,6 +1,6 @@
 # Plans with error bars through the real CLI: the committed H200 report with the samples of its
 # device-memory records spread +-10% (noisy), and again with every sample equal (noiseless), sized
-# on a catalog of p5en.48xlarge and a made-up 4-GPU H200 type at 0.7 x its price.
+# on a catalog of p5en.48xlarge and a made-up 4-GPU H200 type at 0.7 x its price (spread_inputs.py).
 # Noisy: 8272 tokens/s per replica at the point, about 7590 at p5 and 9090 at p95; 39000 tokens/s
 # at utilization 0.6 need 8 replicas at the point and at p95 (p5en: 1 + 1 = 2 instances; the
 # 4-GPU type: 2 + 1 = 3) and 9 at p5 (3 and 4). At the point 2 x p5en (2 x 63.296) is cheaper than
@@ -8,36 +8,7 @@
 # flips inside the measurement, so the two are indistinguishable. Noiseless: no range, no tie.
 # usage: bash plan_spread.sh <gpusizer> <source dir>
 source "$(dirname "$0")/lib.sh"
-/usr/bin/python3 - "$SRC" <<'PY'
-import json, sys
-src = sys.argv[1]
-report = json.load(open(f"{src}/reports/examples/h200-quick.json"))
-def respread(spread):
-    r = json.loads(json.dumps(report))
-    for rec in r["records"]:
-        t = rec.get("timing")
-        if rec["family"] != "memory" or not t or len(t["samples_seconds"]) < 2:
-            continue
-        n = len(t["samples_seconds"])
-        median = sorted(t["samples_seconds"])[n // 2]
-        t["samples_seconds"] = [median * (1 - spread + 2 * spread * i / (n - 1)) for i in range(n)]
-    return r
-json.dump(respread(0.1), open("noisy.json", "w"))
-json.dump(respread(0.0), open("exact.json", "w"))
-catalog = json.load(open(f"{src}/data/catalog/aws-us-east-1.json"))
-p5en = next(i for i in catalog["instances"] if i["type"] == "p5en.48xlarge")
-half = json.loads(json.dumps(p5en))
-half.update(type="p5h.24xlarge", family="p5h", accelerator_count=4, vcpu=96)
-half["prices"] = {"on_demand": dict(p5en["prices"]["on_demand"], usd_per_hour=63.296 * 0.7)}
-p5en["prices"] = {"on_demand": p5en["prices"]["on_demand"]}
-catalog["instances"] = [p5en, half]
-json.dump(catalog, open("catalog.json", "w"))
-workload = json.load(open(f"{src}/examples/workloads/llm-inference.json"))
-workload.pop("$schema", None)
-workload["target_rate"]["value"] = 39000
-workload["allowed"] = ["gpu"]
-json.dump(workload, open("w.json", "w"))
-PY
+/usr/bin/python3 "$SRC/tests/cli/spread_inputs.py" "$SRC"
 plan() {  # plan <report> <format>: the plan on stdout
   "$GPUSIZER" recommend --today 2026-11-30 --catalog catalog.json --workload w.json \
     --format "$2" "$1" 2> err.txt || fail "recommend $1 $2: $(cat err.txt)"

@@ -68,6 +68,46 @@ TEST(SizingInputErrors, BadCatalogs) {
                   file + ": /: expected a gpusizer catalog");
 }
 
+// Every sizing document starts with schema_version 1 and its own kind (input_checks.hpp).
+TEST(SizingInputErrors, DocumentHeaders) {
+  const std::string catalog_file = (temp_dir() / "bad-catalog.json").string();
+  auto c = test_catalog();
+  c["kind"] = "gpusizer.workload";
+  expect_one_line(catalog_error(c), catalog_file +
+                                        ": /kind: expected \"gpusizer.catalog\", got the string "
+                                        "\"gpusizer.workload\"");
+  const std::string workload_file = (temp_dir() / "bad-workload.json").string();
+  auto w = base_workload();
+  w["schema_version"] = "1";
+  expect_one_line(workload_error(w),
+                  workload_file +
+                      ": /schema_version: unsupported workload schema_version the string \"1\" "
+                      "(this gpusizer reads version 1)");
+  w = base_workload();
+  w["kind"] = "gpusizer.catalog";
+  expect_one_line(workload_error(w), workload_file + ": /kind: expected \"gpusizer.workload\"");
+  nlohmann::json o{{"schema_version", 3},
+                   {"kind", "gpusizer.catalog-overlay"},
+                   {"region", "us-east-1"},
+                   {"prices", nlohmann::json::array()}};
+  const std::string overlay_file = write_json("header-overlay.json", o);
+  auto overlay_error = [&] {
+    try {
+      load_overlay(overlay_file);
+    } catch (const gpusizer::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  expect_one_line(overlay_error(), overlay_file +
+                                       ": /schema_version: unsupported overlay schema_version 3 "
+                                       "(this gpusizer reads version 1)");
+  o["schema_version"] = 1;
+  o["kind"] = "gpusizer.catalog";
+  write_json("header-overlay.json", o);
+  expect_one_line(overlay_error(), overlay_file + ": /kind: expected \"gpusizer.catalog-overlay\"");
+}
+
 TEST(SizingInputErrors, BadOverlay) {
   auto cj = test_catalog();
   Catalog c = catalog_from_json(gpusizer::JsonInput(cj, "c.json"));

@@ -138,6 +138,9 @@ TEST(SizingSpread, NoisyRatesGiveCountCostAndPerDollarRangesAndTheCountNote) {
   EXPECT_TRUE(has_note(t1->cost,
                        "2 instances; 3 if the rate is at the low end of what was "
                        "measured (p5)"));
+  // The same note on the spread, for the plan page.
+  EXPECT_EQ(t1->spread.count_note,
+            "2 instances; 3 if the rate is at the low end of what was measured (p5)");
   // $/month: 2 x 10 x 730 = 14600 at p95, 3 x 10 x 730 = 21900 at p5.
   EXPECT_DOUBLE_EQ(t1->spread.usd_per_month.low, 14600.0);
   EXPECT_DOUBLE_EQ(t1->spread.usd_per_month.high, 21900.0);
@@ -154,6 +157,7 @@ TEST(SizingSpread, NoisyRatesGiveCountCostAndPerDollarRangesAndTheCountNote) {
   EXPECT_EQ(t8->spread.instances_at_low_rate, 1);
   EXPECT_DOUBLE_EQ(t8->spread.usd_per_month.width(), 0.0);
   EXPECT_FALSE(has_note(t8->cost, "low end"));
+  EXPECT_EQ(t8->spread.count_note, "");
   // Estimated (EG, never measured): no spread is invented.
   const PlanRow* e1 = row(plan, "e1.x", "on_demand");
   ASSERT_NE(e1, nullptr);

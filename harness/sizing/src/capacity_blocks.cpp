@@ -10,6 +10,7 @@
 #include "gpusizer/sizing/aws_import.hpp"
 #include "gpusizer/sizing/dates.hpp"
 #include "gpusizer/text.hpp"
+#include "input_checks.hpp"
 
 namespace gpusizer::sizing {
 namespace {
@@ -55,15 +56,8 @@ AwsImport import_capacity_block_offerings(const JsonInput& in, const AwsImportOp
     std::int64_t bounds[2] = {0, 0};
     const char* names[2] = {"StartDate", "EndDate"};
     for (int i = 0; i < 2; ++i) {
-      auto field = item.at(names[i]);
-      auto at = parse_timestamp(field.string());
-      if (!at) {
-        field.fail(
-            "expected an ISO 8601 timestamp with a zone (2026-12-01T11:30:00Z or "
-            "2026-12-01T11:30:00+00:00), got " +
-            describe_json(field.raw()));
-      }
-      bounds[i] = *at;
+      bounds[i] = detail::timestamp_at(item.at(names[i]),
+                                       "2026-12-01T11:30:00Z or 2026-12-01T11:30:00+00:00");
     }
     o.offer.start_date = item.at("StartDate").string();
     o.offer.end_date = item.at("EndDate").string();

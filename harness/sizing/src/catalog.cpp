@@ -7,6 +7,7 @@
 #include "gpusizer/error.hpp"
 #include "gpusizer/sizing/mig.hpp"
 #include "gpusizer/text.hpp"
+#include "input_checks.hpp"
 
 #ifndef GPUSIZER_DEFAULT_DATA_DIR
 #define GPUSIZER_DEFAULT_DATA_DIR "data"
@@ -224,15 +225,7 @@ Catalog catalog_from_json(const JsonInput& in) {
     in.fail("expected a gpusizer catalog (a JSON object), got " + describe_json(in.raw()));
   in.allow_only({"$schema", "schema_version", "kind", "region", "currency", "description",
                  "accelerators", "instances"});
-  auto version = in.at("schema_version");
-  if (!version.raw().is_number_integer() ||
-      version.raw().get<long long>() != kCatalogSchemaVersion) {
-    version.fail("unsupported catalog schema_version " + describe_json(version.raw()) +
-                 " (this gpusizer reads version 1)");
-  }
-  auto kind = in.at("kind");
-  if (kind.string() != "gpusizer.catalog")
-    kind.fail("expected \"gpusizer.catalog\", got " + describe_json(kind.raw()));
+  detail::check_document_header(in, "catalog", kCatalogSchemaVersion, "gpusizer.catalog");
   Catalog c;
   c.region = in.at("region").non_empty_string();
   auto currency = in.at("currency");
@@ -263,16 +256,7 @@ CatalogOverlay overlay_from_json(const JsonInput& in) {
   if (!in.is_object())
     in.fail("expected a gpusizer catalog overlay (a JSON object), got " + describe_json(in.raw()));
   in.allow_only({"$schema", "schema_version", "kind", "region", "generated_from", "prices"});
-  auto version = in.at("schema_version");
-  if (!version.raw().is_number_integer() ||
-      version.raw().get<long long>() != kCatalogSchemaVersion) {
-    version.fail("unsupported overlay schema_version " + describe_json(version.raw()) +
-                 " (this gpusizer reads version 1)");
-  }
-  auto kind = in.at("kind");
-  if (kind.string() != "gpusizer.catalog-overlay") {
-    kind.fail("expected \"gpusizer.catalog-overlay\", got " + describe_json(kind.raw()));
-  }
+  detail::check_document_header(in, "overlay", kCatalogSchemaVersion, "gpusizer.catalog-overlay");
   CatalogOverlay o;
   o.region = in.at("region").non_empty_string();
   o.generated_from = in.optional_string("generated_from").value_or("");

@@ -4,6 +4,7 @@
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/sizing/catalog.hpp"
+#include "input_checks.hpp"
 
 namespace gpusizer::sizing {
 
@@ -47,15 +48,7 @@ Demand demand_from_json(const JsonInput& in) {
                  "utilization_target", "redundancy", "redundancy_unit", "hours_per_month",
                  "reservation_window", "interruptions", "interruption_overhead", "allowed",
                  "min_rate_per_slice"});
-  auto version = in.at("schema_version");
-  if (!version.raw().is_number_integer() ||
-      version.raw().get<long long>() != kWorkloadSchemaVersion) {
-    version.fail("unsupported workload schema_version " + describe_json(version.raw()) +
-                 " (this gpusizer reads version 1)");
-  }
-  auto kind = in.at("kind");
-  if (kind.string() != "gpusizer.workload")
-    kind.fail("expected \"gpusizer.workload\", got " + describe_json(kind.raw()));
+  detail::check_document_header(in, "workload", kWorkloadSchemaVersion, "gpusizer.workload");
   Demand w;
   w.source_file = in.source();
   w.name = in.at("name").non_empty_string();

@@ -32,6 +32,15 @@ const MeasuredRate* user_rate(const Demand& w, const std::string& accelerator,
   return nullptr;
 }
 
+// A row sized from the user's own measured rate: no roofline, no power, no samples to spread.
+void use_user_rate(PlanRow& row, const MeasuredRate& rate) {
+  row.units_per_second_per_replica = rate.units_per_second;
+  row.binding = "user-measured rate";
+  row.basis = "user-measured rate (" + rate.source + ")";
+  row.power_note = "not measured (user-measured rate carries no power)";
+  row.spread = detail::no_spread("user-measured rate: no samples");
+}
+
 std::optional<double> per_joule(double units_per_second, std::optional<double> watts) {
   if (!watts || *watts <= 0) return std::nullopt;
   return units_per_second / *watts;
@@ -94,22 +103,19 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
                         short_number(memory_per_accelerator / kGiB) + " GiB (" + row.memory_basis +
                         ")");
   if (const MeasuredRate* r = user_rate(w, acc.id, std::nullopt, type.type)) {
-    row.units_per_second_per_replica = r->units_per_second;
-    row.binding = "user-measured rate";
-    row.basis = "user-measured rate (" + r->source + ")";
-    row.power_note = "not measured (user-measured rate carries no power)";
-    row.spread = detail::no_spread("user-measured rate: no samples");
+    use_user_rate(row, *r);
   } else if (w.work) {
     const DeviceCapability* device = table.gpu(acc.id);
-    auto run = [&](const DeviceCapability* d) {
+    const auto passes = detail::roofline_passes(device, [&](const DeviceCapability* d) {
       return detail::roofline(*w.work, d, &acc.peaks, g, table, catalog, options.default_efficiency,
                               span, type.network_mbps * 1e6 / 8);
-    };
-    auto rl = run(device);
+    });
+    const detail::RooflineResult& rl = passes.point;
     if (!rl.ok) {
       tc.why = (device == nullptr ? "no report for " + acc.id + " and " : acc.id + ": ") + rl.why;
       return tc;
     }
+    row.spread = passes.spread;
     row.units_per_second_per_replica = rl.units_per_second;
     row.binding = rl.binding;
     row.evidence = rl.evidence;
@@ -127,8 +133,6 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
       row.spread = detail::no_spread("estimated from datasheet peaks: nothing measured to spread");
     } else {
       row.basis = "measured (reports)";
-      row.spread =
-          detail::roofline_spread(rl, *device, [&](const DeviceCapability& d) { return run(&d); });
       row.units_per_joule =
           per_joule(rl.units_per_second, rl.binding_power_watts
                                              ? std::optional<double>(*rl.binding_power_watts * g)
@@ -200,11 +204,7 @@ TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Demand& w,
   }
   row.replicas_per_instance = 1;
   if (const MeasuredRate* r = user_rate(w, "", std::nullopt, type.type)) {
-    row.units_per_second_per_replica = r->units_per_second;
-    row.binding = "user-measured rate";
-    row.basis = "user-measured rate (" + r->source + ")";
-    row.power_note = "not measured (user-measured rate carries no power)";
-    row.spread = detail::no_spread("user-measured rate: no samples");
+    use_user_rate(row, *r);
   } else if (w.work) {
     bool same_type = false;
     const DeviceCapability* cpu = cpu_basis(type, table, catalog, same_type);
@@ -226,15 +226,15 @@ TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Demand& w,
                             work.dtype + " units may do better; measure it)");
       work.dtype = "fp32";
     }
-    auto run = [&](const DeviceCapability& d) {
-      return detail::roofline(work, &d, nullptr, scale, table, catalog, options.default_efficiency);
-    };
-    auto rl = run(*cpu);
+    const auto passes = detail::roofline_passes(cpu, [&](const DeviceCapability* d) {
+      return detail::roofline(work, d, nullptr, scale, table, catalog, options.default_efficiency);
+    });
+    const detail::RooflineResult& rl = passes.point;
     if (!rl.ok) {
       tc.why = "CPU report: " + rl.why;
       return tc;
     }
-    row.spread = detail::roofline_spread(rl, *cpu, run);
+    row.spread = passes.spread;
     row.units_per_second_per_replica = rl.units_per_second;
     row.binding = rl.binding;
     row.evidence = rl.evidence;
@@ -272,16 +272,6 @@ bool profile_smaller(const MigProfile& a, const MigProfile& b) {
   return a.memory_slices < b.memory_slices;
 }
 
-// Prices at an end of the measured spread: without --max-instances (the range says what the
-// count would be) and without excluding anything from the plan.
-std::vector<OptionCost> price_at(const InstanceTypeInfo& type, const Demand& w,
-                                 const detail::CountModel& model, EngineOptions options,
-                                 const std::string& region) {
-  options.max_instances.reset();
-  std::vector<Excluded> ignored;
-  return detail::price_options(type, w, model, options, region, ignored);
-}
-
 void add_rows(const TypeCapacity& tc, const InstanceTypeInfo& type, const Demand& w,
               const EngineOptions& options, const std::string& region, Plan& plan) {
   const int span = tc.row.instances_per_replica;
@@ -312,18 +302,8 @@ void add_rows(const TypeCapacity& tc, const InstanceTypeInfo& type, const Demand
     };
     return model;
   };
-  auto costs = detail::price_options(type, w, model_at(tc.row.units_per_second_per_replica),
-                                     options, region, plan.excluded);
-  const auto spread_costs = detail::price_at_spread(tc.row.spread, [&](double rate) {
-    return price_at(type, w, model_at(rate), options, region);
-  });
-  for (auto& c : costs) {
-    PlanRow row = tc.row;
-    row.cost = std::move(c);
-    row.rank_usd = row.cost.window_usd ? *row.cost.window_usd : row.cost.usd_per_month;
-    detail::attach_option_spread(row, spread_costs);
+  for (auto& row : detail::priced_rows(tc.row, type, w, model_at, options, region, plan.excluded))
     plan.rows.push_back(std::move(row));
-  }
 }
 
 // Slices of `profile` one GPU holds (7 x 1g, 4 x 1g.2x, 3 x 2g, 2 x 3g, 1 x 4g/7g).
@@ -407,17 +387,9 @@ void add_mig_rows(const InstanceTypeInfo& type, const Accelerator& acc, const Mi
     };
     return model;
   };
-  auto costs = detail::price_options(type, w, model_at(point), options, region, plan.excluded);
-  const auto spread_costs = detail::price_at_spread(
-      row.spread, [&](double rate) { return price_at(type, w, model_at(rate), options, region); });
-  for (auto& c : costs) {
-    PlanRow r = row;
-    r.mig = packing;
-    r.cost = std::move(c);
-    r.rank_usd = r.cost.window_usd ? *r.cost.window_usd : r.cost.usd_per_month;
-    detail::attach_option_spread(r, spread_costs);
+  row.mig = packing;
+  for (auto& r : detail::priced_rows(row, type, w, model_at, options, region, plan.excluded))
     plan.rows.push_back(std::move(r));
-  }
 }
 
 }  // namespace
@@ -477,11 +449,11 @@ std::optional<MigChoice> choose_mig_profile(const Demand& w, const Accelerator& 
       choice.basis = "user-measured rate (" + r->source + ")";
       choice.spread = detail::no_spread("user-measured rate: no samples");
     } else if (d != nullptr && w.work) {
-      auto run = [&](const DeviceCapability& device) {
-        return detail::roofline(*w.work, &device, nullptr, 1.0, table, Catalog{},
+      const auto passes = detail::roofline_passes(d, [&](const DeviceCapability* device) {
+        return detail::roofline(*w.work, device, nullptr, 1.0, table, Catalog{},
                                 DefaultEfficiency{});
-      };
-      auto rl = run(*d);
+      });
+      const detail::RooflineResult& rl = passes.point;
       if (!rl.ok) {
         why += " " + p.name + ": " + rl.why + ";";
         continue;
@@ -491,7 +463,7 @@ std::optional<MigChoice> choose_mig_profile(const Demand& w, const Accelerator& 
       choice.evidence = rl.evidence;
       choice.basis = "measured (reports, MIG mode " + std::string(to_string(d->mig_mode)) + ")";
       choice.units_per_joule = std::nullopt;  // per-slice power is not observable (shared board)
-      choice.spread = detail::roofline_spread(rl, *d, run);
+      choice.spread = passes.spread;
     } else {
       why += " " + p.name + " not measured;";
       continue;

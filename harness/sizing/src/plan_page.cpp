@@ -11,6 +11,7 @@
 #include "gpusizer/svg_chart.hpp"
 #include "gpusizer/table.hpp"
 #include "gpusizer/text.hpp"
+#include "uncertainty.hpp"
 
 namespace gpusizer::sizing {
 namespace {
@@ -25,6 +26,41 @@ std::string option_name(const PlanRow& r) {
   return s + " " + r.cost.option;
 }
 
+// Measurement spread (docs/sizing.md step 11): a figure's range at the p5 and p95 of the samples,
+// in grey under the figure; the ranks an option cannot be told apart from.
+const char* const kRangeTitle = "at the p5 and p95 of the samples";
+
+std::string range_under(const std::string& text) {
+  return std::string("<span class=\"range\" title=\"") + kRangeTitle + "\">" + e(text) + "</span>";
+}
+
+std::string tie_mark(const MeasurementSpread& s) {
+  if (s.indistinguishable_from.empty()) return "";
+  const std::string ranks = detail::rank_list(s.indistinguishable_from);
+  return "<span class=\"tie\" title=\"indistinguishable within the measurement from " + e(ranks) +
+         ": which costs less can change within the p5-p95 ranges\">≈ " + e(ranks) + "</span>";
+}
+
+// The top option's spread in the answer: p5-p95, the samples behind it, its ties (by name).
+std::string spread_item(const Plan& p, const PlanRow& top) {
+  const MeasurementSpread& s = top.spread;
+  if (!s.available) return "<span class=\"why\">no measured spread (" + e(s.why_not) + ")</span>";
+  std::string out =
+      "p5-p95 of the samples, " +
+      (s.min_samples > 0 ? "&ge; " + std::to_string(s.min_samples) + " samples per rate"
+                         : std::string("a rate without samples counted as exact"));
+  if (!s.binding_at_low.empty()) out += ", binding at p5: " + e(s.binding_at_low);
+  if (!s.indistinguishable_from.empty()) {
+    std::string others;
+    for (int rank : s.indistinguishable_from)
+      others += (others.empty() ? "#" : ", #") + std::to_string(rank) + " " +
+                option_name(p.rows[static_cast<std::size_t>(rank - 1)]);
+    out += "; <b class=\"warn\">indistinguishable within the measurement</b> from " + e(others) +
+           " (which costs less can change within the ranges)";
+  }
+  return out;
+}
+
 void answer(const Plan& p, std::ostream& out) {
   if (p.rows.empty()) {
     out << "<p class=\"answer none\">No option can serve this workload from the catalog and "
@@ -36,15 +72,27 @@ void answer(const Plan& p, std::ostream& out) {
   auto item = [&](const std::string& k, const std::string& v) {
     out << "<dt>" << e(k) << "</dt><dd>" << v << "</dd>";
   };
-  item("Cost", e(format_usd(top.cost.usd_per_hour)) + "/h, " +
-                   e(format_usd(top.cost.usd_per_month)) + "/month" +
-                   (top.cost.window_usd ? ", " + e(format_usd(*top.cost.window_usd)) + " for the " +
-                                              std::to_string(*p.window_days) + "-day window"
-                                        : ""));
+  const MeasurementSpread& s = top.spread;
+  // "(low-high at p5-p95)" after a figure of the top option when it has a measured spread.
+  auto range = [&](const std::string& text) {
+    return s.available ? " <span class=\"why\">(" + e(text) + " at p5-p95)</span>" : std::string();
+  };
+  item("Cost",
+       e(format_usd(top.cost.usd_per_hour)) + "/h, " + e(format_usd(top.cost.usd_per_month)) +
+           "/month" + range(detail::usd_range(s.usd_per_month)) +
+           (top.cost.window_usd ? ", " + e(format_usd(*top.cost.window_usd)) + " for the " +
+                                      std::to_string(*p.window_days) + "-day window" +
+                                      (s.window_usd ? range(detail::usd_range(*s.window_usd)) : "")
+                                : ""));
+  if (!s.count_note.empty()) item("Count", e(s.count_note));
   item("Serves", e(short_number(top.units_per_second_per_instance * top.cost.instances) + " " +
                    p.unit + "/s at full load (target " + short_number(p.target_rate) + " " +
-                   p.unit + "/s at " + fixed(100 * p.utilization_target, 0) + " % utilization)"));
-  item("Per dollar", e(short_number(top.cost.units_per_dollar) + " " + p.unit + "/$"));
+                   p.unit + "/s at " + fixed(100 * p.utilization_target, 0) + " % utilization)") +
+                     range("per instance " + detail::number_range(s.units_per_second_per_instance) +
+                           " " + p.unit + "/s"));
+  item("Per dollar", e(short_number(top.cost.units_per_dollar) + " " + p.unit + "/$") +
+                         range(detail::number_range(s.units_per_dollar)));
+  item("Measured spread", spread_item(p, top));
   item("Per joule", top.units_per_joule
                         ? e(short_number(*top.units_per_joule) + " " + p.unit + "/J") +
                               " <span class=\"why\">(" + e(top.power_note) + ")</span>"
@@ -74,7 +122,10 @@ std::string perf_per_dollar_chart(const Plan& p) {
         short_number(r.cost.units_per_dollar) +
         (r.label == PlanLabel::measured ? "" : " (" + std::string(to_string(r.label)) + ")");
     b.css_class = r.label == PlanLabel::measured ? "" : "estimated";
-    b.tooltip = b.label + ": " + format_usd(r.cost.usd_per_hour) + "/h, " + r.basis;
+    b.tooltip = b.label + ": " + format_usd(r.cost.usd_per_hour) + "/h, " + r.basis +
+                (r.spread.available ? "; " + detail::number_range(r.spread.units_per_dollar) + " " +
+                                          p.unit + "/$ " + kRangeTitle
+                                    : "");
     bars.push_back(std::move(b));
   }
   if (bars.empty()) return "";
@@ -141,6 +192,24 @@ std::string mig_drawing(const PlanRow& r) {
   return s.str();
 }
 
+// Under the ranked table: what the grey ranges and the ties are, then every option's spread as
+// the text plan gives it (folded).
+void spread_notes(const Plan& p, std::ostream& out) {
+  const bool any = std::any_of(p.rows.begin(), p.rows.end(),
+                               [](const PlanRow& r) { return r.spread.available; });
+  if (any)
+    out << "<p class=\"why\">Grey ranges: the figure " << kRangeTitle
+        << " (each measured rate at its 5th and 95th percentile; docs/sizing.md step 11); ≈ #n: "
+           "indistinguishable within the measurement from option #n, as which costs less can "
+           "change within the ranges.</p>\n";
+  const std::vector<std::string> lines = detail::spread_lines(p);
+  if (lines.empty()) return;
+  out << "<details class=\"spread\"><summary>Measurement spread (p5-p95 of the samples)</summary>"
+         "<ul>\n";
+  for (const auto& line : lines) out << "<li>" << e(line) << "</li>\n";
+  out << "</ul></details>\n";
+}
+
 void plan_section(const Plan& p, std::ostream& out) {
   out << "<h2>" << e(p.workload_name.empty() ? "Workload" : p.workload_name) << "</h2>\n";
   out << "<p class=\"why\">Target " << e(short_number(p.target_rate) + " " + p.unit) << "/s at "
@@ -179,21 +248,31 @@ void plan_section(const Plan& p, std::ostream& out) {
       << "/J</th><th>binding</th><th>price (source, as of)</th></tr>\n";
   for (std::size_t i = 0; i < p.rows.size(); ++i) {
     const PlanRow& r = p.rows[i];
+    const MeasurementSpread& s = r.spread;
     out << "<tr" << (r.label == PlanLabel::measured ? "" : " class=\"estimated\"") << "><td>"
-        << i + 1 << "</td><td>" << e(option_name(r)) << "</td><td><span class=\"label-"
-        << to_string(r.label) << "\">" << to_string(r.label) << "</span></td><td class=\"num\">"
-        << e(format_usd(r.cost.usd_per_hour)) << "</td><td class=\"num\">"
-        << e(format_usd(r.cost.usd_per_month)) << "</td>";
+        << i + 1 << tie_mark(s) << "</td><td>" << e(option_name(r))
+        << (s.available ? range_under(detail::count_at_ends(s)) : "")
+        << "</td><td><span class=\"label-" << to_string(r.label) << "\">" << to_string(r.label)
+        << "</span>"
+        << (s.available
+                ? ""
+                : "<span class=\"range\" title=\"" + e(s.why_not) + "\">no measured spread</span>")
+        << "</td><td class=\"num\">" << e(format_usd(r.cost.usd_per_hour))
+        << "</td><td class=\"num\">" << e(format_usd(r.cost.usd_per_month))
+        << (s.available ? range_under(detail::usd_range(s.usd_per_month)) : "") << "</td>";
     if (p.window_days)
       out << "<td class=\"num\">"
-          << (r.cost.window_usd ? e(format_usd(*r.cost.window_usd))
-                                : "<span class=\"why\">—</span>")
+          << (r.cost.window_usd
+                  ? e(format_usd(*r.cost.window_usd)) +
+                        (s.window_usd ? range_under(detail::usd_range(*s.window_usd)) : "")
+                  : "<span class=\"why\">—</span>")
           << "</td><td class=\"num\">"
           << (r.cost.break_even_busy_fraction
                   ? fixed(100 * *r.cost.break_even_busy_fraction, 1) + " %"
                   : "<span class=\"why\" title=\"paid per hour used\">—</span>")
           << "</td>";
     out << "<td class=\"num\">" << e(short_number(r.cost.units_per_dollar))
+        << (s.available ? range_under(detail::number_range(s.units_per_dollar)) : "")
         << "</td><td class=\"num\">"
         << (r.units_per_joule ? e(short_number(*r.units_per_joule))
                               : "<span class=\"why\" title=\"" + e(r.power_note) + "\">—</span>")
@@ -205,6 +284,7 @@ void plan_section(const Plan& p, std::ostream& out) {
         << "</td></tr>\n";
   }
   out << "</table></div>\n";
+  spread_notes(p, out);
   // Evidence.
   out << "<h3>Evidence</h3>\n<ul>\n";
   for (const auto& rep : p.reports)
@@ -269,6 +349,8 @@ void print_plan_page(const std::vector<Plan>& plans, std::ostream& out) {
          ".why{color:#6e7781;font-size:12px}.warn{color:#9a6700}"
          ".label-measured{color:#1a7f37;font-weight:600}.label-estimated,.label-scaled{"
          "color:#9a6700}\ncode{overflow-wrap:anywhere}details{margin:.3em 0}\n"
+         ".range{display:block;color:#6e7781;font-size:11px}.tie{display:block;color:#9a6700;"
+         "font-weight:600;font-size:11px;white-space:nowrap}\n"
          "@media print{body{max-width:none}.chart{break-inside:avoid}details{display:block}}\n"
          "</style>\n</head>\n<body>\n<h1>gpusizer plan</h1>\n";
   for (const auto& p : plans) plan_section(p, out);

@@ -12,6 +12,7 @@
 #include "gpusizer/sizing/aws_import.hpp"
 #include "gpusizer/sizing/dates.hpp"
 #include "gpusizer/text.hpp"
+#include "input_checks.hpp"
 
 namespace gpusizer::sizing {
 namespace {
@@ -70,14 +71,8 @@ AwsImport import_spot_price_history(const JsonInput& in, const AwsImportOptions&
     const std::string type = item.at("InstanceType").non_empty_string();
     const std::string description = item.at("ProductDescription").non_empty_string();
     const std::string zone = item.at("AvailabilityZone").non_empty_string();
-    auto stamp = item.at("Timestamp");
-    auto at = parse_timestamp(stamp.string());
-    if (!at) {
-      stamp.fail(
-          "expected an ISO 8601 timestamp with a zone (2014-01-06T07:10:55.000Z or "
-          "2014-01-06T07:10:55+00:00), got " +
-          describe_json(stamp.raw()));
-    }
+    const std::int64_t at = detail::timestamp_at(
+        item.at("Timestamp"), "2014-01-06T07:10:55.000Z or 2014-01-06T07:10:55+00:00");
     const double usd = positive_decimal(item.at("SpotPrice"));
     const std::string region = region_of_zone(zone);
     if (region.empty()) {
@@ -93,7 +88,7 @@ AwsImport import_spot_price_history(const JsonInput& in, const AwsImportOptions&
       continue;
     }
     auto& changes = series[type][zone];
-    const Change c{*at, usd};
+    const Change c{at, usd};
     // Linux/UNIX and Linux/UNIX (Amazon VPC) rows of one change are the same price.
     if (std::any_of(changes.begin(), changes.end(),
                     [&](const Change& o) { return o.at == c.at && o.usd == c.usd; })) {
@@ -102,7 +97,7 @@ AwsImport import_spot_price_history(const JsonInput& in, const AwsImportOptions&
     }
     changes.push_back(c);
     ++result.rows_kept;
-    newest = any ? std::max(newest, *at) : *at;
+    newest = any ? std::max(newest, at) : at;
     any = true;
   }
   for (const auto& [why, n] : left_out) result.left_out.push_back(count_text(n, why));

@@ -15,7 +15,14 @@ json range_json(const ValueRange& r) {
   return {{"low", r.low}, {"high", r.high}};
 }
 
-// Both ends always, a zero-width range too ("5-5"): the reader sees that it was measured exact.
+}  // namespace
+
+std::string rank_list(const std::vector<int>& ranks) {
+  std::string out;
+  for (int r : ranks) out += (out.empty() ? "#" : ", #") + std::to_string(r);
+  return out;
+}
+
 std::string number_range(const ValueRange& r) {
   return short_number(r.low) + "-" + short_number(r.high);
 }
@@ -24,22 +31,17 @@ std::string usd_range(const ValueRange& r) {
   return format_usd(r.low) + "-" + format_usd(r.high);
 }
 
-std::string ranks(const std::vector<int>& list) {
-  std::string out;
-  for (int r : list) out += (out.empty() ? "#" : ", #") + std::to_string(r);
-  return out;
+std::string count_at_ends(const MeasurementSpread& s) {
+  std::string out =
+      s.instances_at_low_rate ? std::to_string(*s.instances_at_low_rate) : "more than buyable";
+  out += " at p5, ";
+  out += s.instances_at_high_rate ? std::to_string(*s.instances_at_high_rate) : "-";
+  return out + " at p95";
 }
 
 std::string count_text(const PlanRow& row) {
-  const MeasurementSpread& s = row.spread;
-  std::string out = std::to_string(row.cost.instances) + " instance(s) (";
-  out += s.instances_at_low_rate ? std::to_string(*s.instances_at_low_rate) : "more than buyable";
-  out += " at p5, ";
-  out += s.instances_at_high_rate ? std::to_string(*s.instances_at_high_rate) : "-";
-  return out + " at p95)";
+  return std::to_string(row.cost.instances) + " instance(s) (" + count_at_ends(row.spread) + ")";
 }
-
-}  // namespace
 
 json spread_json(const MeasurementSpread& s) {
   if (!s.available) return {{"available", false}, {"why_not", s.why_not}};
@@ -86,12 +88,13 @@ std::vector<std::string> spread_lines(const Plan& plan) {
     line += s.min_samples > 0 ? ", >= " + std::to_string(s.min_samples) + " samples per rate"
                               : ", a rate without samples counted as exact";
     if (!s.indistinguishable_from.empty()) {
-      line += "; indistinguishable within the measurement from " + ranks(s.indistinguishable_from);
+      line +=
+          "; indistinguishable within the measurement from " + rank_list(s.indistinguishable_from);
     }
     lines.push_back(line);
   }
   for (const auto& [why, list] : without) {
-    lines.push_back(ranks(list) + ": no measured spread (" + why + ")");
+    lines.push_back(rank_list(list) + ": no measured spread (" + why + ")");
   }
   return lines;
 }

@@ -73,41 +73,13 @@ bool indistinguishable(const PlanRow& a, const PlanRow& b) {
   return a.spread.rank_usd.overlaps(b.spread.rank_usd);
 }
 
-}  // namespace
-
-std::optional<RateSpread> sample_spread(const Record& record, double value) {
-  if (!record.timing) return std::nullopt;
-  std::vector<double> seconds;
-  for (double t : record.timing->samples_seconds) {
-    if (std::isfinite(t) && t > 0) seconds.push_back(t);
-  }
-  if (seconds.size() < 2) return std::nullopt;
-  std::sort(seconds.begin(), seconds.end());
-  const double median = percentile_sorted(seconds, 0.5);
-  std::vector<double> rates;
-  rates.reserve(seconds.size());
-  for (double t : seconds) rates.push_back(value * median / t);
-  std::sort(rates.begin(), rates.end());
-  RateSpread s;
-  s.samples = seconds.size();
-  s.p5 = std::min(value, percentile_sorted(rates, kSpreadLowPercentile));
-  s.p95 = std::max(value, percentile_sorted(rates, kSpreadHighPercentile));
-  return s;
-}
-
-DeviceCapability at_bound(const DeviceCapability& device, bool low) {
-  DeviceCapability out = device;
-  for_each_rate(out, [low](ResourceRate& r) {
-    if (r.spread) r.value = low ? r.spread->p5 : r.spread->p95;
-  });
-  return out;
-}
-
-MeasurementSpread roofline_spread(
-    const RooflineResult& point, const DeviceCapability& device,
-    const std::function<RooflineResult(const DeviceCapability&)>& run) {
-  const RooflineResult low = run(at_bound(device, true));
-  const RooflineResult high = run(at_bound(device, false));
+// The rate range of a measured roofline result: `run` on the device at its p5 and at its p95.
+MeasurementSpread roofline_spread(const RooflineResult& point, const DeviceCapability& device,
+                                  const RooflineRun& run) {
+  const DeviceCapability low_device = at_bound(device, true);
+  const DeviceCapability high_device = at_bound(device, false);
+  const RooflineResult low = run(&low_device);
+  const RooflineResult high = run(&high_device);
   if (!low.ok || !high.ok || low.estimated || high.estimated) {
     return no_spread("the roofline at the p5/p95 rates did not evaluate");
   }
@@ -121,12 +93,12 @@ MeasurementSpread roofline_spread(
   return s;
 }
 
-MeasurementSpread no_spread(const std::string& why) {
-  MeasurementSpread s;
-  s.why_not = why;
-  return s;
-}
-
+// The option costs at the low and the high end of the per-replica rate (`price_at(rate)`), empty
+// when the spread is not available.
+struct SpreadCosts {
+  std::vector<OptionCost> at_low;
+  std::vector<OptionCost> at_high;
+};
 SpreadCosts price_at_spread(const MeasurementSpread& spread,
                             const std::function<std::vector<OptionCost>(double rate)>& price_at) {
   SpreadCosts out;
@@ -136,6 +108,8 @@ SpreadCosts price_at_spread(const MeasurementSpread& spread,
   return out;
 }
 
+// Fills the row's count, cost and perf/$ ranges from the option priced at both ends, and adds
+// the count note to its cost notes when the count depends on where in the range the rate is.
 void attach_option_spread(PlanRow& row, const SpreadCosts& costs) {
   MeasurementSpread& s = row.spread;
   if (!s.available) return;
@@ -172,7 +146,80 @@ void attach_option_spread(PlanRow& row, const SpreadCosts& costs) {
   if (high != nullptr && high->instances != c.instances) {
     note += "; " + std::to_string(high->instances) + " at the high end (p95)";
   }
-  if (note != count) c.notes.push_back(note);
+  if (note != count) {
+    s.count_note = note;
+    c.notes.push_back(note);
+  }
+}
+
+}  // namespace
+
+std::optional<RateSpread> sample_spread(const Record& record, double value) {
+  if (!record.timing) return std::nullopt;
+  std::vector<double> seconds;
+  for (double t : record.timing->samples_seconds) {
+    if (std::isfinite(t) && t > 0) seconds.push_back(t);
+  }
+  if (seconds.size() < 2) return std::nullopt;
+  std::sort(seconds.begin(), seconds.end());
+  const double median = percentile_sorted(seconds, 0.5);
+  std::vector<double> rates;
+  rates.reserve(seconds.size());
+  for (double t : seconds) rates.push_back(value * median / t);
+  std::sort(rates.begin(), rates.end());
+  RateSpread s;
+  s.samples = seconds.size();
+  s.p5 = std::min(value, percentile_sorted(rates, kSpreadLowPercentile));
+  s.p95 = std::max(value, percentile_sorted(rates, kSpreadHighPercentile));
+  return s;
+}
+
+DeviceCapability at_bound(const DeviceCapability& device, bool low) {
+  DeviceCapability out = device;
+  for_each_rate(out, [low](ResourceRate& r) {
+    if (r.spread) r.value = low ? r.spread->p5 : r.spread->p95;
+  });
+  return out;
+}
+
+MeasurementSpread no_spread(const std::string& why) {
+  MeasurementSpread s;
+  s.why_not = why;
+  return s;
+}
+
+RooflinePasses roofline_passes(const DeviceCapability* device, const RooflineRun& run) {
+  RooflinePasses out;
+  out.point = run(device);
+  if (!out.point.ok) return out;
+  out.spread = device == nullptr
+                   ? no_spread("estimated from datasheet peaks: nothing measured to spread")
+                   : roofline_spread(out.point, *device, run);
+  return out;
+}
+
+std::vector<PlanRow> priced_rows(const PlanRow& row, const InstanceTypeInfo& type,
+                                 const Demand& workload,
+                                 const std::function<CountModel(double rate)>& model_at,
+                                 const EngineOptions& options, const std::string& region,
+                                 std::vector<Excluded>& excluded) {
+  auto costs = price_options(type, workload, model_at(row.units_per_second_per_replica), options,
+                             region, excluded);
+  EngineOptions unbounded = options;
+  unbounded.max_instances.reset();
+  const SpreadCosts spread_costs = price_at_spread(row.spread, [&](double rate) {
+    std::vector<Excluded> ignored;
+    return price_options(type, workload, model_at(rate), unbounded, region, ignored);
+  });
+  std::vector<PlanRow> rows;
+  for (auto& c : costs) {
+    PlanRow r = row;
+    r.cost = std::move(c);
+    r.rank_usd = rank_of(r.cost);
+    attach_option_spread(r, spread_costs);
+    rows.push_back(std::move(r));
+  }
+  return rows;
 }
 
 void mark_ties(Plan& plan) {

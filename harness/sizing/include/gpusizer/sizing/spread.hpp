@@ -39,6 +39,9 @@ struct MeasurementSpread {
   // leaves what the option can buy (capacity blocks beyond 256 instances).
   std::optional<int> instances_at_low_rate;
   std::optional<int> instances_at_high_rate;
+  // "2 instances; 3 if the rate is at the low end of what was measured (p5)" when the count
+  // depends on where in the range the rate is (also among the option's cost notes), else empty.
+  std::string count_note;
   ValueRange usd_per_month;
   std::optional<ValueRange> window_usd;
   ValueRange units_per_dollar;
