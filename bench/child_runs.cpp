@@ -442,6 +442,14 @@ nlohmann::json barrier_json(const StartBarrierResult& b) {
   return j;
 }
 
+// How warnings and not_run ids name a child's target: a MIG slice or a whole GPU.
+std::string target_noun(const Target& t) {
+  return t.kind == "mig" ? "MIG slice " : "GPU ";
+}
+std::string not_started_id(const Target& t, const std::string& mode) {
+  return (t.kind == "mig" ? "mig/" : "gpu/") + t.id + "/mode=" + mode;
+}
+
 void add_warning_once(Report& report, const std::string& w) {
   if (std::find(report.warnings.begin(), report.warnings.end(), w) == report.warnings.end())
     report.warnings.push_back(w);
@@ -452,8 +460,15 @@ void add_warning_once(Report& report, const std::string& w) {
 void merge_child_result(Report& parent, const ChildResult& result, const std::string& mode) {
   if (parent.find_target(result.target.id) == nullptr) parent.targets.push_back(result.target);
   if (result.not_started) {
-    parent.not_run.emplace_back("mig/" + result.target.id + "/mode=" + mode, result.not_run_reason);
+    parent.not_run.emplace_back(not_started_id(result.target, mode), result.not_run_reason);
     return;
+  }
+  if (result.stopped && result.records.empty() && result.not_run.empty()) {
+    // Stopped before it planned anything (e.g. at the start barrier): nothing of it was measured.
+    parent.not_run.emplace_back(not_started_id(result.target, mode),
+                                result.not_run_reason.empty()
+                                    ? "stopped before it measured anything"
+                                    : result.not_run_reason);
   }
   for (const auto& [id, reason] : result.not_run) {
     // Named as the child named its slice (its records' targets), as the records are.
@@ -484,14 +499,15 @@ void merge_child_result(Report& parent, const ChildResult& result, const std::st
     if (parent.find_record(r.id) == nullptr) parent.records.push_back(std::move(r));
   }
   if (const auto& b = result.start_barrier) {
+    const std::string who = result.target.kind == "mig" ? "MIG " : "GPUs ";
     nlohmann::json& facts = parent.target_telemetry[result.target.id];
     if (!facts.is_object()) facts = nlohmann::json::object();
     facts[mode + "_start_barrier"] = barrier_json(*b);
     if (!b->setup_error.empty()) {
-      add_warning_once(parent, "MIG " + mode + ": " + b->setup_error +
+      add_warning_once(parent, who + mode + ": " + b->setup_error +
                                    "; the slices started measuring unsynchronised");
     } else if (b->children_ready < b->children) {
-      add_warning_once(parent, "MIG " + mode + ": start barrier released with " +
+      add_warning_once(parent, who + mode + ": start barrier released with " +
                                    std::to_string(b->children_ready) + " of " +
                                    std::to_string(b->children) + " slices ready (" +
                                    (b->timed_out ? "timeout" : "the others exited first") +
@@ -501,11 +517,11 @@ void merge_child_result(Report& parent, const ChildResult& result, const std::st
   if (result.failure.empty() && result.records.empty() && !result.stopped) {
     std::string why =
         result.warnings.empty() ? "" : " (the child said: " + result.warnings.front() + ")";
-    parent.warnings.push_back("MIG slice " + result.target.id + " (" + mode +
+    parent.warnings.push_back(target_noun(result.target) + result.target.id + " (" + mode +
                               "): the child measured nothing" + why);
   }
   if (!result.failure.empty()) {
-    parent.warnings.push_back("MIG slice " + result.target.id + " (" + mode +
+    parent.warnings.push_back(target_noun(result.target) + result.target.id + " (" + mode +
                               "): " + result.failure + "; " +
                               std::to_string(result.records.size()) + " finished records kept");
   }

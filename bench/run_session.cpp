@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "gpusizer/bench/child_runs.hpp"
+#include "gpusizer/bench/concurrent_gpus.hpp"
 #include "gpusizer/bench/fleet.hpp"
 #include "gpusizer/bench/gbench_bridge.hpp"
 #include "gpusizer/bench/mig_runs.hpp"
@@ -191,11 +192,20 @@ RunSessionResult measure(PreparedRun& p, Report report, FleetSession* fleet, std
     out.device_notes.push_back("devices: " + selection.explanation);
     for (const auto& m : selection.mig_slices)
       out.device_notes.push_back("  MIG child: " + m.id + " (" + m.uuid.value_or("") + ")");
+    if (std::find(p.gpu_modes.begin(), p.gpu_modes.end(), "concurrent") != p.gpu_modes.end()) {
+      for (const auto& g : selection.whole_gpus)  // their cases run in children, all at once
+        out.device_notes.push_back("  concurrent GPU child: " + g.id + " (" + g.uuid.value_or("") +
+                                   ")");
+    }
   }
   // No MIG children under a fleet: the ranks share the host's devices among themselves.
   const bool mig_children =
       !a.child && !fleet && !p.mig_modes.empty() && !selection.mig_slices.empty();
-  o.finish = !mig_children;  // with children, the report is finished after them
+  // Whole GPUs loaded together: one child per GPU after the parent's own cases.
+  const bool gpu_children =
+      !a.child && !fleet && o.gpus && !selection.whole_gpus.empty() &&
+      std::find(p.gpu_modes.begin(), p.gpu_modes.end(), "concurrent") != p.gpu_modes.end();
+  o.finish = !mig_children && !gpu_children;  // with children, the report is finished after them
 
   // A MIG child in concurrent mode: wait for the other slices' children after setup.
   o.before_first_case = [] { wait_at_start_barrier(); };
@@ -210,8 +220,12 @@ RunSessionResult measure(PreparedRun& p, Report report, FleetSession* fleet, std
   if (o.list_only) return out;
 
   // MIG slices: one child process per slice (a CUDA process sees one MIG device only).
-  if (mig_children)
-    finish_with_mig_children(selection.mig_slices, mig_settings(p, err), out.result, o.out);
+  if (gpu_children)
+    run_concurrent_gpus(selection.whole_gpus, mig_settings(p, err), out.result, o.out);
+  if (mig_children || gpu_children) {
+    finish_with_mig_children(mig_children ? selection.mig_slices : std::vector<Target>{},
+                             mig_settings(p, err), out.result, o.out);
+  }
   RunConclusion conclusion = conclude(out.result, o.out, o.cpu, a.no_gpu, o.gpus);
   out.exit_code = conclusion.exit_code;
   if (!a.child) {  // the parent prints a child's results
@@ -257,6 +271,8 @@ PreparedRun prepare_run(RunRequest request, std::string continued) {
   o.gpus = !request.no_gpu;
   p.requested_gpus = request.gpus.empty() ? std::vector<int>{} : parse_gpu_list(request.gpus);
   p.mig_modes = mig_modes(request.mig_mode);
+  p.gpu_modes = gpu_modes(request.gpu_mode);
+  o.gpu_mode = request.gpu_mode;
   p.telemetry_period_seconds =
       parse_duration_seconds(request.telemetry_period, "--telemetry-period");
   o.list_only = request.list;

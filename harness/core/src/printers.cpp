@@ -128,7 +128,9 @@ void print_report(const Report& report, std::ostream& out, TextFormat format,
     if (const Metric* e = r.metric("energy_per_op")) energy = format_value(e->value, "J");
     std::string flags;
     for (const auto& f : r.flags) flags += (flags.empty() ? "" : ",") + f;
-    table.add_row({r.target, r.family + "/" + r.operation, format_parameters(r.parameters), result,
+    // How the target was loaded (MIG slices, GPUs loaded together): beside the target.
+    const std::string target = r.mig_mode.empty() ? r.target : r.target + " (" + r.mig_mode + ")";
+    table.add_row({target, r.family + "/" + r.operation, format_parameters(r.parameters), result,
                    cv, verification_mark(r), power, energy, flags});
   }
   if (format == TextFormat::html) {
