@@ -201,10 +201,19 @@ RunSessionResult measure(PreparedRun& p, Report report, FleetSession* fleet, std
   // No MIG children under a fleet: the ranks share the host's devices among themselves.
   const bool mig_children =
       !a.child && !fleet && !p.mig_modes.empty() && !selection.mig_slices.empty();
-  // Whole GPUs loaded together: one child per GPU after the parent's own cases.
-  const bool gpu_children =
-      !a.child && !fleet && o.gpus && !selection.whole_gpus.empty() &&
+  // Whole GPUs loaded together: one child per GPU after the parent's own cases. Where there can
+  // be none, the parent measures its GPUs itself, one at a time, and says so.
+  const bool wants_concurrent =
       std::find(p.gpu_modes.begin(), p.gpu_modes.end(), "concurrent") != p.gpu_modes.end();
+  const bool gpu_children =
+      wants_concurrent && !a.child && !fleet && o.gpus && !selection.whole_gpus.empty();
+  if (wants_concurrent && !gpu_children && !a.child && o.gpus) {
+    o.extra_warnings.push_back("--gpu-mode " + a.gpu_mode + ": no concurrent GPU run (" +
+                               (fleet ? std::string("under MPI the ranks share the host's GPUs")
+                                      : std::string("NVML lists no whole GPU to give a child")) +
+                               "); whole GPUs measured one at a time");
+    o.gpu_mode = "isolated";
+  }
   o.finish = !mig_children && !gpu_children;  // with children, the report is finished after them
 
   // A MIG child in concurrent mode: wait for the other slices' children after setup.

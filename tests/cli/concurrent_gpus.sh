@@ -15,6 +15,17 @@ run_rc run --gpu-mode all -o bad.json
 one_line err.txt
 grep -q -- '--gpu-mode: expected isolated, concurrent or both, got "all"' err.txt || fail "$(cat err.txt)"
 [ ! -e bad.json ] || fail "a refused run left a report"
+# No whole GPU for a child (NVML absent): the GPUs would be measured one at a time, and it says so.
+GPUSIZER_FAKE_NVML_SCENARIO=$SRC/tests/telemetry/scenarios/no_driver.json \
+  run_rc run --tiny --no-progress --filter stream_triad --gpu-mode concurrent -o n.json
+[ "$rc" = 0 ] || fail "concurrent run without NVML exited $rc: $(cat err.txt)"
+/usr/bin/python3 - <<'PY' || fail "no concurrent run without NVML"
+import json
+r = json.load(open("n.json"))
+assert "gpu_mode" not in r["settings"], r["settings"]
+assert "--gpu-mode concurrent: no concurrent GPU run (NVML lists no whole GPU to give a child); whole GPUs measured one at a time" in r["warnings"], r["warnings"]
+assert [x["target"] for x in r["records"]] == ["cpu"], r["records"]
+PY
 
 run_rc run "${q[@]}" -o c.json
 [ "$rc" = 0 ] || fail "concurrent run exited $rc: $(cat err.txt)"
