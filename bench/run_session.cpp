@@ -188,11 +188,13 @@ RunSessionResult measure(PreparedRun& p, Report report, FleetSession* fleet, std
       selection = select_and_apply(inventory, p.requested_gpus, o);
     }
   }
+  const bool wants_concurrent =
+      std::find(p.gpu_modes.begin(), p.gpu_modes.end(), "concurrent") != p.gpu_modes.end();
   if (a.list && !a.child && !selection.explanation.empty()) {
     out.device_notes.push_back("devices: " + selection.explanation);
     for (const auto& m : selection.mig_slices)
       out.device_notes.push_back("  MIG child: " + m.id + " (" + m.uuid.value_or("") + ")");
-    if (std::find(p.gpu_modes.begin(), p.gpu_modes.end(), "concurrent") != p.gpu_modes.end()) {
+    if (wants_concurrent) {
       for (const auto& g : selection.whole_gpus)  // their cases run in children, all at once
         out.device_notes.push_back("  concurrent GPU child: " + g.id + " (" + g.uuid.value_or("") +
                                    ")");
@@ -203,8 +205,6 @@ RunSessionResult measure(PreparedRun& p, Report report, FleetSession* fleet, std
       !a.child && !fleet && !p.mig_modes.empty() && !selection.mig_slices.empty();
   // Whole GPUs loaded together: one child per GPU after the parent's own cases. Where there can
   // be none, the parent measures its GPUs itself, one at a time, and says so.
-  const bool wants_concurrent =
-      std::find(p.gpu_modes.begin(), p.gpu_modes.end(), "concurrent") != p.gpu_modes.end();
   const bool gpu_children =
       wants_concurrent && !a.child && !fleet && o.gpus && !selection.whole_gpus.empty();
   if (wants_concurrent && !gpu_children && !a.child && o.gpus) {
