@@ -80,9 +80,15 @@ double child_time_share(double seconds_left, std::size_t turns_left) {
 std::vector<std::string> child_argv(const std::string& exe, const MigRunSettings& settings,
                                     const std::filesystem::path& report,
                                     std::optional<SystemTime> child_deadline) {
-  std::vector<std::string> argv = {
-      exe,       "run",          "--child", "--no-cpu",     "--no-progress",
-      "--suite", settings.suite, "--out",   report.string()};
+  std::vector<std::string> argv = {exe,
+                                   "run",
+                                   "--child",
+                                   settings.cpu_stand_in ? "--no-gpu" : "--no-cpu",
+                                   "--no-progress",
+                                   "--suite",
+                                   settings.suite,
+                                   "--out",
+                                   report.string()};
   if (settings.tiny) argv.push_back("--tiny");
   if (!settings.filter.empty()) argv.push_back("--filter=" + settings.filter);
   if (child_deadline) argv.push_back("--deadline=" + iso8601_utc(*child_deadline));
@@ -116,12 +122,15 @@ int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& sett
       std::filesystem::remove(spec.report);
       spec.env = {{"CUDA_VISIBLE_DEVICES", slice.uuid.value_or("")},
                   {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"}};
+      if (settings.cpu_stand_in) spec.child_target_id = "cpu";  // its CPU records stand in
       children.push_back(std::move(spec));
     }
     if (children.empty()) continue;
     const bool concurrent = run.mode == Concurrency::concurrent;
     if (settings.progress) {
-      *settings.progress << "MIG: " << children.size() << " slice(s), " << mode
+      const bool of_slices = settings.children == TargetKind::mig;
+      *settings.progress << (of_slices ? "MIG" : "GPUs") << ": " << children.size()
+                         << (of_slices ? " slice(s), " : " GPU(s), ") << mode
                          << (concurrent ? " (all at once)" : " (one at a time)") << std::endl;
     }
     std::vector<ChildResult> results;
@@ -172,7 +181,7 @@ int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& sett
                            &StopSignals::requested());
       }
       for (auto& r : got) {
-        if (r.not_started && no_time.empty()) r.not_run_reason = signal_stop_cause();
+        if ((r.not_started || r.stopped) && no_time.empty()) r.not_run_reason = signal_stop_cause();
         results.push_back(std::move(r));
       }
     }
@@ -195,23 +204,32 @@ int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& sett
                            << (r.failure.empty() ? "" : ", " + r.failure) << std::endl;
       }
     }
+    if (settings.before_checkpoint) settings.before_checkpoint(result.report);
     save_report(result.report, report_path);  // checkpoint after each mode
     for (const auto& c : children) std::filesystem::remove(c.report);
   }
   return exit_code;
 }
 
+void run_children_under_run_control(const std::vector<Target>& targets,
+                                    const MigRunSettings& settings, RunResult& result,
+                                    const std::filesystem::path& report_path,
+                                    const std::string& what) {
+  const std::size_t not_run_before = result.report.not_run.size();
+  if (run_mig_slices(targets, settings, result, report_path) != 0) result.exit_code = 1;
+  result.stop_cause = signal_stop_cause();
+  if (result.stop_cause.empty() && result.report.not_run.size() > not_run_before) {
+    result.stop_cause =
+        "time budget: " + std::to_string(result.report.not_run.size() - not_run_before) + " " +
+        what + " did not fit";
+  }
+}
+
 void finish_with_mig_children(const std::vector<Target>& slices, const MigRunSettings& settings,
                               RunResult& result, const std::filesystem::path& report_path) {
-  const std::size_t not_run_before = result.report.not_run.size();
   if (result.stop_cause.empty()) {
-    if (run_mig_slices(slices, settings, result, report_path) != 0) result.exit_code = 1;
-    result.stop_cause = signal_stop_cause();
-    if (result.stop_cause.empty() && result.report.not_run.size() > not_run_before) {
-      result.stop_cause =
-          "time budget: " + std::to_string(result.report.not_run.size() - not_run_before) +
-          " MIG benchmark(s) or slice run(s) did not fit";
-    }
+    run_children_under_run_control(slices, settings, result, report_path,
+                                   "MIG benchmark(s) or slice run(s)");
   } else {
     for (const auto& slice : slices) {
       for (const auto& mode : settings.modes)

@@ -34,6 +34,7 @@ void inherit_settings(RunRequest& request, const nlohmann::json& s) {
   if (!given("--suite") && !text("suite").empty()) request.suite = text("suite");
   if (!given("--filter")) request.filter = text("filter");
   if (!given("--io-dir")) request.io_dir = text("io_directory");
+  if (!given("--gpu-mode") && !text("gpu_mode").empty()) request.gpu_mode = text("gpu_mode");
   if (!given("--tiny") && s.contains("tiny") && s["tiny"].is_boolean()) {
     request.tiny = s["tiny"].get<bool>();
   }

@@ -1,5 +1,6 @@
 #include "gpusizer/bench/run_plan.hpp"
 
+#include "gpusizer/bench/concurrent_gpus.hpp"
 #include "gpusizer/bench/resume.hpp"
 #include "gpusizer/bench/run_control.hpp"
 #include "gpusizer/bench/suite.hpp"
@@ -57,6 +58,9 @@ void plan_cases_into(RunPlan& plan, const RunOptions& options, bool with_telemet
                        {"max_noise_cv", policy.max_noise},
                        {"time_cap_seconds", policy.time_cap_seconds}}},
                      {"benchmark_flags", options.benchmark_args}};
+  const std::vector<Concurrency> gpu_load = gpu_modes(options.gpu_mode);
+  if (gpu_load != std::vector{Concurrency::isolated})
+    report.settings["gpu_mode"] = options.gpu_mode;
   if (!options.device_selection.is_null())
     report.settings["device_selection"] = options.device_selection;
   if (with_telemetry && options.gpus) {
@@ -85,7 +89,15 @@ void plan_cases_into(RunPlan& plan, const RunOptions& options, bool with_telemet
   for (const auto& w : options.extra_warnings) add_warning_once(report, w);
 
   SuiteContext ctx{options.suite, &discovery, options.io_directory, options.tiny};
-  plan.cases = cases_to_run(plan_cases(ctx), CaseFilter(plan.filter_spec), report);
+  CaseList cases = plan_cases(ctx);
+  if (gpu_load == std::vector{Concurrency::concurrent}) {
+    // One GPU's cases: its concurrent child measures them.
+    std::erase_if(cases, [&](const BenchCase& c) {
+      const Target* t = c.targets.size() == 1 ? report.find_target(c.targets.front()) : nullptr;
+      return t != nullptr && t->kind == TargetKind::gpu;
+    });
+  }
+  plan.cases = cases_to_run(std::move(cases), CaseFilter(plan.filter_spec), report);
 }
 
 }  // namespace gpusizer::bench

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "gpusizer/bench/child_runs.hpp"
+#include "gpusizer/bench/concurrent_gpus.hpp"
 #include "gpusizer/bench/fleet.hpp"
 #include "gpusizer/bench/gbench_bridge.hpp"
 #include "gpusizer/bench/mig_runs.hpp"
@@ -187,15 +188,33 @@ RunSessionResult measure(PreparedRun& p, Report report, FleetSession* fleet, std
       selection = select_and_apply(inventory, p.requested_gpus, o);
     }
   }
+  const bool wants_concurrent = std::find(p.gpu_modes.begin(), p.gpu_modes.end(),
+                                          Concurrency::concurrent) != p.gpu_modes.end();
   if (a.list && !a.child && !selection.explanation.empty()) {
     out.device_notes.push_back("devices: " + selection.explanation);
     for (const auto& m : selection.mig_slices)
       out.device_notes.push_back("  MIG child: " + m.id + " (" + m.uuid.value_or("") + ")");
+    if (wants_concurrent) {
+      for (const auto& g : selection.whole_gpus)  // their cases run in children, all at once
+        out.device_notes.push_back("  concurrent GPU child: " + g.id + " (" + g.uuid.value_or("") +
+                                   ")");
+    }
   }
   // No MIG children under a fleet: the ranks share the host's devices among themselves.
   const bool mig_children =
       !a.child && !fleet && !p.mig_modes.empty() && !selection.mig_slices.empty();
-  o.finish = !mig_children;  // with children, the report is finished after them
+  // Whole GPUs loaded together: one child per GPU after the parent's own cases. Where there can
+  // be none, the parent measures its GPUs itself, one at a time, and says so.
+  const bool gpu_children =
+      wants_concurrent && !a.child && !fleet && o.gpus && !selection.whole_gpus.empty();
+  if (wants_concurrent && !gpu_children && !a.child && o.gpus) {
+    o.extra_warnings.push_back("--gpu-mode " + a.gpu_mode + ": no concurrent GPU run (" +
+                               (fleet ? std::string("under MPI the ranks share the host's GPUs")
+                                      : std::string("NVML lists no whole GPU to give a child")) +
+                               "); whole GPUs measured one at a time");
+    o.gpu_mode = "isolated";
+  }
+  o.finish = !mig_children && !gpu_children;  // with children, the report is finished after them
 
   // A MIG child in concurrent mode: wait for the other slices' children after setup.
   o.before_first_case = [] { wait_at_start_barrier(); };
@@ -210,8 +229,12 @@ RunSessionResult measure(PreparedRun& p, Report report, FleetSession* fleet, std
   if (o.list_only) return out;
 
   // MIG slices: one child process per slice (a CUDA process sees one MIG device only).
-  if (mig_children)
-    finish_with_mig_children(selection.mig_slices, mig_settings(p, err), out.result, o.out);
+  if (gpu_children)
+    run_concurrent_gpus(selection.whole_gpus, mig_settings(p, err), out.result, o.out);
+  if (mig_children || gpu_children) {
+    finish_with_mig_children(mig_children ? selection.mig_slices : std::vector<Target>{},
+                             mig_settings(p, err), out.result, o.out);
+  }
   RunConclusion conclusion = conclude(out.result, o.out, o.cpu, a.no_gpu, o.gpus);
   out.exit_code = conclusion.exit_code;
   if (!a.child) {  // the parent prints a child's results
@@ -257,6 +280,8 @@ PreparedRun prepare_run(RunRequest request, std::string continued) {
   o.gpus = !request.no_gpu;
   p.requested_gpus = request.gpus.empty() ? std::vector<int>{} : parse_gpu_list(request.gpus);
   p.mig_modes = mig_modes(request.mig_mode);
+  p.gpu_modes = gpu_modes(request.gpu_mode);
+  o.gpu_mode = request.gpu_mode;
   p.telemetry_period_seconds =
       parse_duration_seconds(request.telemetry_period, "--telemetry-period");
   o.list_only = request.list;

@@ -68,6 +68,9 @@ void register_run(CLI::App& app, Action& action) {
   cmd->add_option(
       "--mig-mode", a->mig_mode,
       "MIG slices: isolated (one at a time), concurrent (all at once), both (default), off");
+  cmd->add_option("--gpu-mode", a->gpu_mode,
+                  "Whole GPUs: isolated (one after another, default), concurrent (all at once, one "
+                  "child process each: ~N x faster on N GPUs, shared power and host link), both");
   cmd->add_option(
       "--telemetry-period", a->telemetry_period,
       "NVML/RAPL sampling period (default 100ms: the NVML energy counter's update period)");

@@ -135,7 +135,11 @@ void print_report(const Report& report, std::ostream& out, TextFormat format,
     if (const Metric* e = r.metric("energy_per_op")) energy = format_value(e->value, "J");
     std::string flags;
     for (const auto& f : r.flags) flags += (flags.empty() ? "" : ",") + f;
-    table.add_row({join_target_ids(r.targets), std::string(to_string(r.family)) + "/" + r.operation,
+    // How the target was loaded (MIG slices, GPUs loaded together): beside the target.
+    std::string target = join_target_ids(r.targets);
+    if (r.concurrency != Concurrency::not_stated)
+      target += " (" + std::string(to_string(r.concurrency)) + ")";
+    table.add_row({target, std::string(to_string(r.family)) + "/" + r.operation,
                    format_parameters(r.parameters), result, cv, verification_mark(r), power, energy,
                    flags});
   }

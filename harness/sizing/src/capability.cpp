@@ -13,10 +13,16 @@
 namespace gpusizer::sizing {
 namespace {
 
+bool has_flag(const Record& r, const char* flag) {
+  return std::find(r.flags.begin(), r.flags.end(), flag) != r.flags.end();
+}
+
 // Implausible records (above a physical ceiling, plausibility.hpp) are left out with a warning.
+// Aggregates of GPUs loaded together are no one device's figure (each GPU's own record is), and
+// simulated records (a CPU stand-in for a GPU, a test seam) are no GPU's figure at all.
 bool usable(const Record& r) {
   return r.status == RecordStatus::ok && r.verification.status != VerificationStatus::failed &&
-         !is_implausible(r);
+         !is_implausible(r) && !has_flag(r, "aggregate") && !has_flag(r, "simulated");
 }
 
 bool starts_with(const std::string& s, const std::string& prefix) {
@@ -73,8 +79,8 @@ std::size_t hosts_spanned(const Report& report, const std::vector<std::string>& 
   return hosts.size();
 }
 
-// Capability of one target from its own records. `mode_filter` (MIG) keeps only records of
-// that mode when non-empty.
+// Capability of one target from its own records. `mode_filter` keeps only the target's own
+// records (not those it shares with other GPUs: P2P, collectives) of that mode when non-empty.
 DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
                                    Concurrency mode_filter) {
   DeviceCapability cap;
@@ -90,7 +96,9 @@ DeviceCapability target_capability(const LoadedReport& lr, const Target& t,
   for (const auto& r : lr.report.records) {
     if (!usable(r)) continue;
     if (!runs_on(r, t.id)) continue;
-    if (mode_filter != Concurrency::not_stated && r.concurrency != mode_filter) continue;
+    if (mode_filter != Concurrency::not_stated && r.targets.size() == 1 &&
+        r.concurrency != mode_filter)
+      continue;
     if (r.family == Family::gemm) {
       if (const Metric* m = r.metric("throughput"))
         keep_max(cap.flops, r.operation, rate_of(lr, r, *m, t.id));
@@ -128,13 +136,17 @@ std::string model_name(const Report& report, const Target& t) {
   return pos == std::string::npos ? t.name : t.name.substr(0, pos);
 }
 
-Concurrency mode_for_mig(const LoadedReport& lr, const Target& t) {
+// Which of a target's records to use: measured while the other slices or GPUs were loaded too
+// (concurrent, preferred: the production-like case) when there are any; else a MIG slice's
+// isolated ones, a whole GPU's all (not_stated).
+Concurrency mode_for(const LoadedReport& lr, const Target& t) {
   bool concurrent = false;
   for (const auto& r : lr.report.records) {
     if (!usable(r) || r.concurrency != Concurrency::concurrent) continue;
-    if (runs_on(r, t.id)) concurrent = true;
+    if (r.targets == std::vector<std::string>{t.id}) concurrent = true;
   }
-  return concurrent ? Concurrency::concurrent : Concurrency::isolated;
+  if (concurrent) return Concurrency::concurrent;
+  return t.kind == TargetKind::mig ? Concurrency::isolated : Concurrency::not_stated;
 }
 
 void merge_into(DeviceCapability& into, const DeviceCapability& other) {
@@ -232,8 +244,7 @@ CapabilityTable build_capabilities(const std::vector<LoadedReport>& reports,
                                    "report_names); its records are not used");
           continue;
         }
-        cap = target_capability(
-            lr, t, t.kind == TargetKind::mig ? mode_for_mig(lr, t) : Concurrency::not_stated);
+        cap = target_capability(lr, t, mode_for(lr, t));
         cap.accelerator = acc->id;
       }
       if (empty(cap)) continue;
@@ -252,14 +263,15 @@ CapabilityTable build_capabilities(const std::vector<LoadedReport>& reports,
       }
     }
   }
-  // A MIG profile measured both concurrently and isolated: keep the concurrent figures.
+  // A MIG profile or GPU model measured both concurrently and not: keep the concurrent figures.
   std::vector<DeviceCapability> kept;
   for (const auto& d : table.devices) {
-    if (d.kind == TargetKind::mig && d.mig_mode == Concurrency::isolated) {
+    if ((d.kind == TargetKind::mig || d.kind == TargetKind::gpu) &&
+        d.mig_mode != Concurrency::concurrent) {
       bool has_concurrent = false;
       for (const auto& o : table.devices) {
-        if (o.kind == TargetKind::mig && o.accelerator == d.accelerator &&
-            o.mig_profile == d.mig_profile && o.mig_mode == Concurrency::concurrent) {
+        if (o.kind == d.kind && o.accelerator == d.accelerator && o.mig_profile == d.mig_profile &&
+            o.mig_mode == Concurrency::concurrent) {
           has_concurrent = true;
         }
       }

@@ -133,6 +133,13 @@ TypeCapacity evaluate_accelerated(const InstanceTypeInfo& type, const Accelerato
       row.spread = detail::no_spread("estimated from datasheet peaks: nothing measured to spread");
     } else {
       row.basis = "measured (reports)";
+      if (device->mig_mode == Concurrency::concurrent) {
+        row.basis = "measured (reports, all GPUs loaded concurrently)";
+        row.reasons.push_back(acc.id +
+                              ": per-GPU figures measured with every GPU of the machine loaded "
+                              "at once (gpusizer run --gpu-mode), preferred over one-at-a-time "
+                              "figures: shared power, cooling and host link, as in production");
+      }
       row.units_per_joule =
           per_joule(rl.units_per_second, rl.binding_power_watts
                                              ? std::optional<double>(*rl.binding_power_watts * g)

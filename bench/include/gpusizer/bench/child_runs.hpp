@@ -56,7 +56,7 @@ struct ChildResult {
   std::vector<std::pair<std::string, std::string>> not_run;
   bool stopped = false;
   // Not started: the parent was stopped (signal) before this child's turn; `not_run_reason` says
-  // why. Nothing else is set.
+  // why (also set for a child stopped by the parent's signal). Nothing else is set.
   bool not_started = false;
   std::string not_run_reason;
   std::string failure;  // "" when the child exited 0, 3 (stopped) or 4 (empty)
@@ -92,8 +92,9 @@ std::optional<double> wait_at_start_barrier();
 // Adds a child's records to the parent report: the record ids and targets name the slice (the
 // child saw it as its only GPU and named it by its UUID, or "gpu0" where it could not) and each
 // record carries the mode. Failures become warnings.
-// A child's not_run entries are added with their ids mapped the same way; a child not started
-// adds one entry, "mig/<slice>/mode=<mode>", with its reason.
+// A child's not_run entries are added with their ids mapped the same way; a child not started,
+// or stopped before it recorded anything, adds one entry, "mig/<slice>/mode=<mode>" ("gpu/<gpu>/
+// mode=<mode>" for a whole GPU), with its reason (not_run_reason).
 // The start barrier goes into target_telemetry[slice]["concurrent_start_barrier"] and each
 // record's details ("start_barrier"); a child that missed it, or a timeout, becomes a warning.
 void merge_child_result(Report& parent, const ChildResult& result, Concurrency concurrency);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -26,6 +27,14 @@ struct MigRunSettings {
   // left (--deadline) and a timeout to match.
   std::optional<SystemTime> deadline;
   std::ostream* progress = nullptr;  // one line per mode and per finished child; null: none
+  // What each child measures, for the progress lines: a MIG slice, or a whole GPU loaded
+  // together with the others (concurrent_gpus.hpp).
+  TargetKind children = TargetKind::mig;
+  // Tests only (concurrent_gpus.hpp, GPUSIZER_TEST_GPU_STAND_IN=cpu): each child measures its CPU
+  // cases as a stand-in for its target, whose records say so; never on a real run.
+  bool cpu_stand_in = false;
+  // Called with the report after each mode's children are merged, before its checkpoint.
+  std::function<void(Report&)> before_checkpoint;
 };
 
 // A child given less than this is not started (its slice/mode is recorded as not run).
@@ -61,6 +70,13 @@ std::vector<std::string> child_argv(const std::string& exe, const MigRunSettings
 // recorded as not run.
 int run_mig_slices(const std::vector<Target>& slices, const MigRunSettings& settings,
                    RunResult& result, const std::filesystem::path& report_path);
+
+// run_mig_slices, then the stop cause: the signal's, else, when the children left benchmarks out,
+// "time budget: <n> <what> did not fit". A failed child sets result.exit_code to 1.
+void run_children_under_run_control(const std::vector<Target>& targets,
+                                    const MigRunSettings& settings, RunResult& result,
+                                    const std::filesystem::path& report_path,
+                                    const std::string& what);
 
 // The end of a run whose parent measured its own targets already: the slices' children run
 // (unless the parent was stopped: then every slice and mode is recorded as not run with the

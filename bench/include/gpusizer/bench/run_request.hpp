@@ -29,7 +29,8 @@ struct RunRequest {
   bool child = false;  // set on MIG children: no recursion
   bool force = false;  // --force: replace an existing report
   bool allow_mixed_resume = false;
-  std::string mig_mode = "both";  // isolated | concurrent | both | off
+  std::string mig_mode = "both";      // isolated | concurrent | both | off
+  std::string gpu_mode = "isolated";  // whole GPUs: isolated | concurrent | both
   std::string telemetry_period = "100ms";
   std::vector<std::string> benchmark_args;  // the --benchmark_* flags, as given
   std::vector<std::string> command_line;

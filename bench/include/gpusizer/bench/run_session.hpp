@@ -28,6 +28,7 @@ struct PreparedRun {
   std::vector<int> requested_gpus;  // --gpus
   double telemetry_period_seconds = 0.1;
   std::vector<Concurrency> mig_modes;
+  std::vector<Concurrency> gpu_modes;  // --gpu-mode: isolated and/or concurrent
   // The report this run goes on writing: --resume's, except under MPI, where request.resume is
   // this rank's own part of the fleet report and `continued` the fleet report itself.
   std::string continued;

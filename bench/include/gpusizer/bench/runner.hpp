@@ -51,6 +51,10 @@ struct RunOptions {
   // Found by the caller before the run (e.g. GPUs in MIG mode, measured per slice instead):
   // added to the report as they are.
   std::vector<Target> extra_targets;
+  // --gpu-mode (concurrent_gpus.hpp), recorded in the report's settings unless "isolated". With
+  // "concurrent" alone, the cases of one whole GPU are left to the children: this process plans
+  // only the multi-GPU and CPU cases.
+  std::string gpu_mode = "isolated";
   std::vector<std::string> extra_warnings;
   // Called once after setup (discovery, idle power, report created) and before the first case
   // is measured: MIG children in concurrent mode wait there at the start barrier.
