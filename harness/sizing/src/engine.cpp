@@ -294,8 +294,9 @@ void add_rows(const TypeCapacity& tc, const InstanceTypeInfo& type, const Demand
     model.instances_per_replica = span;
     model.count = [&w, rate, span](double loss) {
       const long long replicas = detail::replicas_needed(w, rate, loss) +
-                                 (w.redundancy_unit == "replicas" ? w.redundancy : 0);
-      const long long n = replicas * span + (w.redundancy_unit == "replicas" ? 0 : w.redundancy);
+                                 (w.redundancy_unit == RedundancyUnit::replicas ? w.redundancy : 0);
+      const long long n =
+          replicas * span + (w.redundancy_unit == RedundancyUnit::replicas ? 0 : w.redundancy);
       return static_cast<int>(std::min<long long>(n, 1000000000));
     };
     model.spare = [&w, &tc, &type, rate, span](OptionCost& c, double loss) {
@@ -507,7 +508,7 @@ Plan make_plan(const Demand& w, const CapabilityTable& table, const Catalog& cat
   plan.warnings = table.warnings;
   plan.assumptions.push_back(
       "instances = " +
-      std::string(w.redundancy_unit == "replicas"
+      std::string(w.redundancy_unit == RedundancyUnit::replicas
                       ? "ceil((replicas needed + redundancy " + std::to_string(w.redundancy) +
                             " replicas) / replicas per instance)"
                       : "ceil(replicas needed / replicas per instance) + redundancy " +

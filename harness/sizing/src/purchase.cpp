@@ -48,7 +48,7 @@ int instances_needed(const Demand& workload, double per_replica_rate, int replic
                      double loss) {
   const long long needed = replicas_needed(workload, per_replica_rate, loss);
   const long long per = std::max(1, replicas_per_instance);
-  long long n = workload.redundancy_unit == "replicas"
+  long long n = workload.redundancy_unit == RedundancyUnit::replicas
                     ? (needed + workload.redundancy + per - 1) / per
                     : (needed + per - 1) / per + workload.redundancy;
   return static_cast<int>(std::min<long long>(n, 1000000000));
@@ -168,10 +168,11 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Demand
         continue;
       }
       loss = workload.interruption_overhead;
-      c.notes.push_back(
-          "spot: " + std::to_string(static_cast<int>(std::lround(loss * 100))) +
-          "% of throughput assumed lost to interruptions" +
-          (workload.interruptions == "tolerable_with_checkpoint" ? " and checkpoints" : ""));
+      c.notes.push_back("spot: " + std::to_string(static_cast<int>(std::lround(loss * 100))) +
+                        "% of throughput assumed lost to interruptions" +
+                        (workload.interruptions == Interruptions::tolerable_with_checkpoint
+                             ? " and checkpoints"
+                             : ""));
     }
     if (is_window_option(option) && !workload.window) {
       excluded.push_back(
