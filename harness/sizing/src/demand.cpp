@@ -8,7 +8,7 @@
 
 namespace gpusizer::sizing {
 
-bool Demand::allows(const std::string& kind) const {
+bool Demand::allows(HardwareKind kind) const {
   return std::find(allowed.begin(), allowed.end(), kind) != allowed.end();
 }
 
@@ -109,10 +109,11 @@ Demand demand_from_json(const JsonInput& in) {
   }
   if (auto a = in.find("allowed")) {
     for (const auto& item : a->items()) {
-      w.allowed.push_back(item.one_of({"gpu", "mig", "cpu", "inferentia", "trainium"}));
+      w.allowed.push_back(item.enumerated<HardwareKind>());
     }
   } else {
-    w.allowed = {"gpu", "mig", "cpu", "inferentia", "trainium"};
+    const auto all = all_values<HardwareKind>();
+    w.allowed.assign(all.begin(), all.end());
   }
   w.min_rate_per_slice = in.optional_positive("min_rate_per_slice");
   return w;

@@ -202,7 +202,7 @@ TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Demand& w,
   TypeCapacity tc;
   PlanRow& row = tc.row;
   row.instance_type = type.type;
-  row.kind = "cpu";
+  row.kind = HardwareKind::cpu;
   row.accelerator = type.cpu_model;
   if (w.memory_bytes_per_replica > type.memory_gib * kGiB) {
     tc.why = "a replica needs " + short_number(w.memory_bytes_per_replica / kGiB) +
@@ -332,7 +332,7 @@ void add_mig_rows(const InstanceTypeInfo& type, const Accelerator& acc, const Mi
   const int gpus = static_cast<int>(packing.gpus.size());
   PlanRow row;
   row.instance_type = type.type;
-  row.kind = "mig";
+  row.kind = HardwareKind::mig;
   row.accelerator = acc.id;
   row.mig_profile = choice.profile.name;
   row.basis = choice.basis;
@@ -411,7 +411,7 @@ double usable_accelerator_memory(const InstanceTypeInfo& type, const Accelerator
             short_number(catalog_bytes / kGiB) + " GiB)";
     return static_cast<double>(d->memory_bytes);
   }
-  if (acc.kind != "gpu") {
+  if (acc.kind != HardwareKind::gpu) {
     basis = "catalog " + short_number(catalog_bytes / kGiB) + " GiB per " + acc.id +
             " (not measured; no CUDA context on a Neuron device)";
     return catalog_bytes;
@@ -545,7 +545,7 @@ Plan make_plan(const Demand& w, const CapabilityTable& table, const Catalog& cat
   bool cpu_used = false;
   for (const auto& type : catalog.instances) {
     if (!type.accelerator) {
-      if (!w.allows("cpu")) continue;
+      if (!w.allows(HardwareKind::cpu)) continue;
       auto tc = evaluate_cpu(type, w, table, catalog, options);
       if (!tc.ok) {
         plan.excluded.push_back({type.type, "", tc.why});
@@ -564,14 +564,15 @@ Plan make_plan(const Demand& w, const CapabilityTable& table, const Catalog& cat
         plan.excluded.push_back({type.type, "", tc.why});
       }
     }
-    if (w.allows("mig") && !acc->mig_profiles.empty() && w.gpus_per_replica.value_or(1) == 1) {
+    if (w.allows(HardwareKind::mig) && !acc->mig_profiles.empty() &&
+        w.gpus_per_replica.value_or(1) == 1) {
       std::string why;
       auto choice = choose_mig_profile(w, *acc, table, why);
       if (!choice) continue;  // reported once per accelerator below
       add_mig_rows(type, *acc, *choice, w, options, catalog.region, plan);
     }
   }
-  if (w.allows("mig")) {
+  if (w.allows(HardwareKind::mig)) {
     std::vector<std::string> seen;
     for (const auto& type : catalog.instances) {
       const Accelerator* acc =

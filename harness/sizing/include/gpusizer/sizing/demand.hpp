@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpusizer/json_input.hpp"
+#include "gpusizer/sizing/hardware_kind.hpp"
 #include "gpusizer/vocabulary.hpp"
 
 namespace gpusizer {
@@ -76,10 +77,10 @@ struct Demand {
   std::optional<ReservationWindow> window;
   Interruptions interruptions = Interruptions::not_tolerable;
   double interruption_overhead = 0;  // share of throughput lost to interruptions/checkpoints
-  std::vector<std::string> allowed;  // "gpu", "mig", "cpu", "inferentia", "trainium"
+  std::vector<HardwareKind> allowed;
   std::optional<double> min_rate_per_slice;  // MIG: a slice must reach this (units/s)
 
-  bool allows(const std::string& kind) const;
+  bool allows(HardwareKind kind) const;
   bool spot_allowed() const { return interruptions != Interruptions::not_tolerable; }
   double hours() const;  // hours per month used for on-demand / spot costs
 };

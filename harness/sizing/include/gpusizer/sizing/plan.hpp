@@ -79,7 +79,7 @@ struct OptionCost {
 
 struct PlanRow {
   std::string instance_type;
-  std::string kind;         // "gpu" | "mig" | "cpu" | "inferentia" | "trainium"
+  HardwareKind kind = HardwareKind::gpu;
   std::string accelerator;  // catalog id or CPU model
   std::optional<std::string> mig_profile;
   bool estimated = false;
