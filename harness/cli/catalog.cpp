@@ -47,11 +47,16 @@ void register_catalog(CLI::App& app, Action& action) {
   import->add_option("--out,-o", options->out, "overlay file to write (default: stdout)");
   import->add_option("--region", options->catalog.region,
                      "Region whose rows to keep (default: the catalog's, us-east-1)");
+  const auto set_statistic = [options](const std::string& name) {
+    options->statistic = *parse<SpotStatistic>(name);  // checked by CLI11 against the names
+  };
   import
-      ->add_option("--statistic", options->statistic,
-                   "spot: max | p90 | p50 | min across Availability Zones of each zone's "
-                   "highest price in the window (default max)")
-      ->check(CLI::IsMember({"max", "p90", "p50", "min"}));
+      ->add_option_function<std::string>(
+          "--statistic", set_statistic,
+          "spot: max | p90 | p50 | min across Availability Zones of each zone's "
+          "highest price in the window (default max)")
+      ->check(CLI::IsMember(std::vector<std::string>(all_names<SpotStatistic>().begin(),
+                                                     all_names<SpotStatistic>().end())));
   import
       ->add_option("--window-days", options->window_days,
                    "spot: days up to the newest change in the file (default 7)")

@@ -103,11 +103,11 @@ TEST(SizingAwsImport, SpotHistoryKeepsLinuxOfTheRegionWithAStatedStatistic) {
   EXPECT_EQ(price_of(got, "m1.xlarge"), nullptr);
   // Nearest rank over the sorted zone values {25.00, 28.10, 32.50}: p50 = ceil(0.5 x 3) = 2nd
   // = 28.10; p90 = ceil(2.7) = 3rd = 32.50; min = 25.00.
-  o.statistic = "p50";
+  o.statistic = gpusizer::SpotStatistic::p50;
   EXPECT_DOUBLE_EQ(price_of(import_aws_file(kSpot, o, catalog), "p5.48xlarge")->usd_per_hour, 28.1);
-  o.statistic = "p90";
+  o.statistic = gpusizer::SpotStatistic::p90;
   EXPECT_DOUBLE_EQ(price_of(import_aws_file(kSpot, o, catalog), "p5.48xlarge")->usd_per_hour, 32.5);
-  o.statistic = "min";
+  o.statistic = gpusizer::SpotStatistic::min;
   EXPECT_DOUBLE_EQ(price_of(import_aws_file(kSpot, o, catalog), "p5.48xlarge")->usd_per_hour, 25.0);
   // A 3-day window opens 2026-11-26T10:00:00Z: us-east-1c's 24.00 (11-23) is then the price in
   // force and 25.00 drops out: min = 24.00.

@@ -66,7 +66,7 @@ TEST(SizingPrintSplit, CombinedMigIsComputedWithoutPrinting) {
   EXPECT_EQ(j["mig_parted_config"]["mig-configs"]["gpusizer-combined"].size(), 3u);
   // A workload that does not allow MIG: nothing to combine.
   auto gpu_only = mig_workload("c", 42);
-  gpu_only.allowed = {"gpu"};
+  gpu_only.allowed = {gpusizer::HardwareKind::gpu};
   EXPECT_TRUE(combine_mig({mig_workload("a", 140), gpu_only}, CapabilityTable{}, c).empty());
 }
 

@@ -243,12 +243,12 @@ TEST(SizingTruth, VcpuQuotaPerFamilyWithNamesAndCodes) {
   EXPECT_EQ(quota_bucket("g6").spot_code, "L-3819A6DF");
   EXPECT_EQ(quota_bucket("hpc7g").bucket, "HPC");
   // Needs: instances x vCPUs; capacity blocks carry none (not confirmed).
-  auto need = quota_need("p5", "on_demand", 2, 192, nullptr);
+  auto need = quota_need("p5", gpusizer::PurchaseOption::on_demand, 2, 192, nullptr);
   ASSERT_TRUE(need);
   EXPECT_EQ(need->vcpus, 384);  // 2 x 192
   EXPECT_EQ(need->market, "On-Demand");
-  EXPECT_EQ(quota_need("p5", "spot", 1, 192, nullptr)->code, "L-7212CCBC");
-  EXPECT_FALSE(quota_need("p5", "capacity_block", 1, 192, nullptr));
+  EXPECT_EQ(quota_need("p5", gpusizer::PurchaseOption::spot, 1, 192, nullptr)->code, "L-7212CCBC");
+  EXPECT_FALSE(quota_need("p5", gpusizer::PurchaseOption::capacity_block, 1, 192, nullptr));
   // The account's list: Standard 32 vCPUs. The test catalog's families (t1, t2, t8, e1, c1)
   // are Standard. t1.x: 16 vCPUs; measured 100 req/s -> ceil(140 / 70) = 2 instances = 32 vCPUs
   // (within); with N+1 = 3 instances = 48 vCPUs > 32: said per option and for the top plan.

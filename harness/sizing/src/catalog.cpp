@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/sizing/mig.hpp"
@@ -17,8 +18,7 @@ namespace gpusizer::sizing {
 namespace {
 
 std::string check_option(const JsonInput& in) {
-  return in.one_of(
-      {"on_demand", "spot", "capacity_block", "training_plan", "savings_plan", "reserved"});
+  return std::string(to_string(in.enumerated<PurchaseOption>()));
 }
 
 CapacityOffer offer_from_json(const JsonInput& in) {
@@ -73,7 +73,7 @@ Accelerator accelerator_from_json(const JsonInput& in) {
   in.allow_only({"id", "kind", "report_names", "aliases", "peaks", "mig_profiles"});
   Accelerator a;
   a.id = in.at("id").non_empty_string();
-  a.kind = in.at("kind").one_of({"gpu", "inferentia", "trainium"});
+  a.kind = *parse<HardwareKind>(in.at("kind").one_of({"gpu", "inferentia", "trainium"}));
   for (const auto& n : in.at("report_names").items())
     a.report_names.push_back(n.non_empty_string());
   if (auto aliases = in.find("aliases")) {
@@ -132,7 +132,7 @@ InstanceTypeInfo instance_from_json(const JsonInput& in, const Catalog& catalog)
   auto prices = in.at("prices");
   for (const auto& key : prices.keys()) {
     auto p = prices.at(key);
-    if (!is_purchase_option(key)) {
+    if (!parse<PurchaseOption>(key)) {
       p.fail(
           "unknown purchase option (expected on_demand, spot, capacity_block, training_plan, "
           "savings_plan or reserved)");
@@ -145,13 +145,9 @@ InstanceTypeInfo instance_from_json(const JsonInput& in, const Catalog& catalog)
 
 }  // namespace
 
-bool is_purchase_option(const std::string& option) {
-  return std::any_of(std::begin(kPurchaseOptions), std::end(kPurchaseOptions),
-                     [&](const char* o) { return option == o; });
-}
-
-bool is_window_option(const std::string& option) {
-  return option == "capacity_block" || option == "training_plan";
+PurchaseOption purchase_option(const std::string& name) {
+  if (auto option = parse<PurchaseOption>(name)) return *option;
+  throw std::invalid_argument("not a purchase option: " + name);
 }
 
 const Accelerator* Catalog::find_accelerator(const std::string& id) const {

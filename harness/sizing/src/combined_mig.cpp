@@ -15,7 +15,8 @@ std::vector<CombinedMigPacking> combine_mig(const std::vector<Demand>& workloads
     bool every = true;
     for (const auto& w : workloads) {
       std::string why;
-      auto choice = w.allows("mig") ? choose_mig_profile(w, acc, table, why) : std::nullopt;
+      auto choice =
+          w.allows(HardwareKind::mig) ? choose_mig_profile(w, acc, table, why) : std::nullopt;
       if (!choice) {
         every = false;
         break;

@@ -8,7 +8,7 @@
 
 namespace gpusizer::sizing {
 
-bool Demand::allows(const std::string& kind) const {
+bool Demand::allows(HardwareKind kind) const {
   return std::find(allowed.begin(), allowed.end(), kind) != allowed.end();
 }
 
@@ -88,7 +88,7 @@ Demand demand_from_json(const JsonInput& in) {
       u->fail("expected a fraction in (0, 1], got " + describe_json(u->raw()));
   }
   if (auto k = in.find("redundancy")) w.redundancy = static_cast<int>(k->count());
-  if (auto u = in.find("redundancy_unit")) w.redundancy_unit = u->one_of({"instances", "replicas"});
+  if (auto u = in.find("redundancy_unit")) w.redundancy_unit = u->enumerated<RedundancyUnit>();
   if (auto h = in.find("hours_per_month")) {
     w.hours_per_month = h->positive();
     if (*w.hours_per_month > 744) h->fail("expected at most 744 hours in a month");
@@ -102,19 +102,18 @@ Demand demand_from_json(const JsonInput& in) {
     if (rw.busy_fraction > 1) win->at("busy_fraction").fail("expected a fraction in (0, 1]");
     w.window = rw;
   }
-  if (auto i = in.find("interruptions")) {
-    w.interruptions = i->one_of({"not_tolerable", "tolerable", "tolerable_with_checkpoint"});
-  }
+  if (auto i = in.find("interruptions")) w.interruptions = i->enumerated<Interruptions>();
   if (auto o = in.find("interruption_overhead")) {
     w.interruption_overhead = o->non_negative();
     if (w.interruption_overhead >= 1) o->fail("expected a fraction in [0, 1)");
   }
   if (auto a = in.find("allowed")) {
     for (const auto& item : a->items()) {
-      w.allowed.push_back(item.one_of({"gpu", "mig", "cpu", "inferentia", "trainium"}));
+      w.allowed.push_back(item.enumerated<HardwareKind>());
     }
   } else {
-    w.allowed = {"gpu", "mig", "cpu", "inferentia", "trainium"};
+    const auto all = all_values<HardwareKind>();
+    w.allowed.assign(all.begin(), all.end());
   }
   w.min_rate_per_slice = in.optional_positive("min_rate_per_slice");
   return w;

@@ -202,7 +202,7 @@ TypeCapacity evaluate_cpu(const InstanceTypeInfo& type, const Demand& w,
   TypeCapacity tc;
   PlanRow& row = tc.row;
   row.instance_type = type.type;
-  row.kind = "cpu";
+  row.kind = HardwareKind::cpu;
   row.accelerator = type.cpu_model;
   if (w.memory_bytes_per_replica > type.memory_gib * kGiB) {
     tc.why = "a replica needs " + short_number(w.memory_bytes_per_replica / kGiB) +
@@ -294,8 +294,9 @@ void add_rows(const TypeCapacity& tc, const InstanceTypeInfo& type, const Demand
     model.instances_per_replica = span;
     model.count = [&w, rate, span](double loss) {
       const long long replicas = detail::replicas_needed(w, rate, loss) +
-                                 (w.redundancy_unit == "replicas" ? w.redundancy : 0);
-      const long long n = replicas * span + (w.redundancy_unit == "replicas" ? 0 : w.redundancy);
+                                 (w.redundancy_unit == RedundancyUnit::replicas ? w.redundancy : 0);
+      const long long n =
+          replicas * span + (w.redundancy_unit == RedundancyUnit::replicas ? 0 : w.redundancy);
       return static_cast<int>(std::min<long long>(n, 1000000000));
     };
     model.spare = [&w, &tc, &type, rate, span](OptionCost& c, double loss) {
@@ -331,7 +332,7 @@ void add_mig_rows(const InstanceTypeInfo& type, const Accelerator& acc, const Mi
   const int gpus = static_cast<int>(packing.gpus.size());
   PlanRow row;
   row.instance_type = type.type;
-  row.kind = "mig";
+  row.kind = HardwareKind::mig;
   row.accelerator = acc.id;
   row.mig_profile = choice.profile.name;
   row.basis = choice.basis;
@@ -410,7 +411,7 @@ double usable_accelerator_memory(const InstanceTypeInfo& type, const Accelerator
             short_number(catalog_bytes / kGiB) + " GiB)";
     return static_cast<double>(d->memory_bytes);
   }
-  if (acc.kind != "gpu") {
+  if (acc.kind != HardwareKind::gpu) {
     basis = "catalog " + short_number(catalog_bytes / kGiB) + " GiB per " + acc.id +
             " (not measured; no CUDA context on a Neuron device)";
     return catalog_bytes;
@@ -507,7 +508,7 @@ Plan make_plan(const Demand& w, const CapabilityTable& table, const Catalog& cat
   plan.warnings = table.warnings;
   plan.assumptions.push_back(
       "instances = " +
-      std::string(w.redundancy_unit == "replicas"
+      std::string(w.redundancy_unit == RedundancyUnit::replicas
                       ? "ceil((replicas needed + redundancy " + std::to_string(w.redundancy) +
                             " replicas) / replicas per instance)"
                       : "ceil(replicas needed / replicas per instance) + redundancy " +
@@ -544,7 +545,7 @@ Plan make_plan(const Demand& w, const CapabilityTable& table, const Catalog& cat
   bool cpu_used = false;
   for (const auto& type : catalog.instances) {
     if (!type.accelerator) {
-      if (!w.allows("cpu")) continue;
+      if (!w.allows(HardwareKind::cpu)) continue;
       auto tc = evaluate_cpu(type, w, table, catalog, options);
       if (!tc.ok) {
         plan.excluded.push_back({type.type, "", tc.why});
@@ -563,14 +564,15 @@ Plan make_plan(const Demand& w, const CapabilityTable& table, const Catalog& cat
         plan.excluded.push_back({type.type, "", tc.why});
       }
     }
-    if (w.allows("mig") && !acc->mig_profiles.empty() && w.gpus_per_replica.value_or(1) == 1) {
+    if (w.allows(HardwareKind::mig) && !acc->mig_profiles.empty() &&
+        w.gpus_per_replica.value_or(1) == 1) {
       std::string why;
       auto choice = choose_mig_profile(w, *acc, table, why);
       if (!choice) continue;  // reported once per accelerator below
       add_mig_rows(type, *acc, *choice, w, options, catalog.region, plan);
     }
   }
-  if (w.allows("mig")) {
+  if (w.allows(HardwareKind::mig)) {
     std::vector<std::string> seen;
     for (const auto& type : catalog.instances) {
       const Accelerator* acc =

@@ -214,7 +214,7 @@ void plan_section(const Plan& p, std::ostream& out) {
   out << "<h2>" << e(p.workload_name.empty() ? "Workload" : p.workload_name) << "</h2>\n";
   out << "<p class=\"why\">Target " << e(short_number(p.target_rate) + " " + p.unit) << "/s at "
       << fixed(100 * p.utilization_target, 0) << " % utilization, redundancy " << p.redundancy
-      << " " << e(p.redundancy_unit)
+      << " " << to_string(p.redundancy_unit)
       << (p.window_days ? ", reservation window " + std::to_string(*p.window_days) + " days" +
                               (p.window_busy_fraction
                                    ? " busy " + fixed(100 * *p.window_busy_fraction, 0) + " %"

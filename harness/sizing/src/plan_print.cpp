@@ -158,8 +158,8 @@ void print_plan(const Plan& plan, std::ostream& out, bool markdown) {
   out << (markdown ? "## " : "") << "Sizing plan for \"" << e(plan.workload_name)
       << "\": " << short_number(plan.target_rate) << " " << e(plan.unit)
       << "/s, utilization target " << short_number(plan.utilization_target) << ", N+"
-      << plan.redundancy << (plan.redundancy_unit == "replicas" ? " replicas" : "") << ", "
-      << short_number(plan.hours_per_month) << " h/month";
+      << plan.redundancy << (plan.redundancy_unit == RedundancyUnit::replicas ? " replicas" : "")
+      << ", " << short_number(plan.hours_per_month) << " h/month";
   if (plan.window_days) {
     out << ", window " << *plan.window_days << " days at busy fraction "
         << short_number(*plan.window_busy_fraction);

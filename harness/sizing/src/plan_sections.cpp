@@ -95,7 +95,7 @@ std::vector<std::string> window_lines(const Plan& plan) {
   bool block = false;
   for (std::size_t i = 0; i < plan.rows.size(); ++i) {
     const PlanRow& r = plan.rows[i];
-    if (!is_window_option(r.cost.option) || !r.cost.window_usd) continue;
+    if (!is_window_option(purchase_option(r.cost.option)) || !r.cost.window_usd) continue;
     reservation = true;
     lines.push_back(reservation_line(plan, r, i + 1));
     block = block || r.cost.block_schedule.has_value();

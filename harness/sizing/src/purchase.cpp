@@ -48,7 +48,7 @@ int instances_needed(const Demand& workload, double per_replica_rate, int replic
                      double loss) {
   const long long needed = replicas_needed(workload, per_replica_rate, loss);
   const long long per = std::max(1, replicas_per_instance);
-  long long n = workload.redundancy_unit == "replicas"
+  long long n = workload.redundancy_unit == RedundancyUnit::replicas
                     ? (needed + workload.redundancy + per - 1) / per
                     : (needed + per - 1) / per + workload.redundancy;
   return static_cast<int>(std::min<long long>(n, 1000000000));
@@ -152,8 +152,8 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Demand
                             "gpusizer catalog import-aws <file> --region " +
                             region + ")"});
   }
-  for (const char* name : kPurchaseOptions) {
-    const std::string option = name;
+  for (const PurchaseOption kind : all_values<PurchaseOption>()) {
+    const std::string option(to_string(kind));
     auto it = type.prices.find(option);
     if (it == type.prices.end()) continue;
     const Price& price = it->second;
@@ -161,19 +161,20 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Demand
     OptionCost c;
     c.option = option;
     c.price = price;
-    if (option == "spot") {
+    if (kind == PurchaseOption::spot) {
       if (!workload.spot_allowed()) {
         excluded.push_back(
             {type.type, option, "spot excluded: the workload does not tolerate interruptions"});
         continue;
       }
       loss = workload.interruption_overhead;
-      c.notes.push_back(
-          "spot: " + std::to_string(static_cast<int>(std::lround(loss * 100))) +
-          "% of throughput assumed lost to interruptions" +
-          (workload.interruptions == "tolerable_with_checkpoint" ? " and checkpoints" : ""));
+      c.notes.push_back("spot: " + std::to_string(static_cast<int>(std::lround(loss * 100))) +
+                        "% of throughput assumed lost to interruptions" +
+                        (workload.interruptions == Interruptions::tolerable_with_checkpoint
+                             ? " and checkpoints"
+                             : ""));
     }
-    if (is_window_option(option) && !workload.window) {
+    if (is_window_option(kind) && !workload.window) {
       excluded.push_back(
           {type.type, option,
            option + " is paid for a whole window: give reservation_window in the workload"});
@@ -188,14 +189,14 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Demand
                           c.instances});
       continue;
     }
-    if (option == "capacity_block" && model.instances_per_replica > 64) {
+    if (kind == PurchaseOption::capacity_block && model.instances_per_replica > 64) {
       excluded.push_back({type.type, option,
                           "a replica spans " + std::to_string(model.instances_per_replica) +
                               " instances, more than the 64 one capacity block (one cluster) "
                               "holds"});
       continue;
     }
-    if (option == "capacity_block" && capacity_block_split(c.instances).empty()) {
+    if (kind == PurchaseOption::capacity_block && capacity_block_split(c.instances).empty()) {
       excluded.push_back(
           {type.type, option,
            "needs " + std::to_string(c.instances) +
@@ -208,16 +209,16 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Demand
     c.usd_per_hour = n * price.usd_per_hour;
     c.units_per_dollar = model.per_replica_rate * model.replicas_per_instance * (1.0 - loss) *
                          3600.0 / price.usd_per_hour / model.instances_per_replica;
-    const bool committed =
-        is_window_option(option) || option == "savings_plan" || option == "reserved";
+    const bool committed = is_window_option(kind) || kind == PurchaseOption::savings_plan ||
+                           kind == PurchaseOption::reserved;
     c.usd_per_month = c.usd_per_hour * (committed ? kDefaultHoursPerMonth : workload.hours());
-    if (committed && !is_window_option(option)) {
+    if (committed && !is_window_option(kind)) {
       c.notes.push_back(option + ": paid every hour of the term (730 h/month), used or not");
     }
     if (workload.window) {
       const double window_hours = workload.window->days * 24.0;
       const double busy_hours = window_hours * workload.window->busy_fraction;
-      if (option == "capacity_block") {
+      if (kind == PurchaseOption::capacity_block) {
         auto days = capacity_block_days(workload.window->days);
         if (!days) {
           excluded.push_back({type.type, option, "capacity blocks last at most 182 days"});
@@ -256,12 +257,12 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Demand
             " minutes before the end: " + short_number(c.block_schedule->usable_hours) +
             " of the " + short_number(c.block_schedule->billed_hours) + " h billed are usable");
         c.window_usd = c.usd_per_hour * (*days * 24.0);
-      } else if (is_window_option(option) || committed) {
+      } else if (is_window_option(kind) || committed) {
         c.window_usd = c.usd_per_hour * window_hours;
       } else {
         c.window_usd = c.usd_per_hour * busy_hours;
       }
-      if (is_window_option(option) && on_demand != nullptr) {
+      if (is_window_option(kind) && on_demand != nullptr) {
         c.break_even_busy_fraction = price.usd_per_hour / on_demand->usd_per_hour;
         const int od_instances = needed(0);
         c.on_demand_window_usd = od_instances * on_demand->usd_per_hour * busy_hours;
@@ -282,11 +283,12 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Demand
              << (cheaper ? "cheaper" : "dearer") << " than on-demand (" << money(*c.window_usd)
              << " vs " << money(*c.on_demand_window_usd) << " over the window)";
         c.notes.push_back(note.str());
-      } else if (is_window_option(option)) {
+      } else if (is_window_option(kind)) {
         c.notes.push_back(option + ": no on-demand price to compute a break-even against");
       }
     }
-    if (option == "capacity_block" && price.offering) offering_notes(c, workload, today);
+    if (kind == PurchaseOption::capacity_block && price.offering)
+      offering_notes(c, workload, today);
     if (price.illustrative)
       c.notes.push_back(option + " price is an illustrative snapshot (" + price.as_of +
                         "): " + price.note);
@@ -305,7 +307,7 @@ std::vector<OptionCost> price_options(const InstanceTypeInfo& type, const Demand
     } else {
       spare_of(c, type, workload, model, loss);
     }
-    c.quota = quota_need(type.family, option, c.instances, type.vcpu, options.quotas);
+    c.quota = quota_need(type.family, kind, c.instances, type.vcpu, options.quotas);
     if (c.quota && c.quota->quota_vcpus && c.quota->vcpus > *c.quota->quota_vcpus) {
       std::ostringstream note;
       note << "needs " << c.quota->vcpus << " vCPUs of \"" << c.quota->name << "\" ("

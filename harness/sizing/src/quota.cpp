@@ -124,14 +124,13 @@ void load_quotas(const std::filesystem::path& file, const std::string& region,
   read_quotas(JsonInput(doc, file.string()), region, into);
 }
 
-std::optional<QuotaNeed> quota_need(const std::string& family, const std::string& option,
-                                    int instances, int vcpus_per_instance,
-                                    const AccountQuotas* account) {
-  if (option == "capacity_block" || option == "training_plan") return std::nullopt;
+std::optional<QuotaNeed> quota_need(const std::string& family, PurchaseOption option, int instances,
+                                    int vcpus_per_instance, const AccountQuotas* account) {
+  if (is_window_option(option)) return std::nullopt;
   const QuotaBucket& b = quota_bucket(family);
   QuotaNeed need;
   need.bucket = b.bucket;
-  if (option == "spot") {
+  if (option == PurchaseOption::spot) {
     if (b.spot_code.empty()) return std::nullopt;
     need.name = b.spot_name;
     need.code = b.spot_code;

@@ -29,38 +29,63 @@ std::optional<double> peak_interconnect(const DatasheetPeaks& p, const std::stri
   return p.interconnect_bytes_per_second;
 }
 
-const ResourceRate* measured(const DeviceCapability& d, const std::string& resource,
+const ResourceRate* measured(const DeviceCapability& d, RooflineResource resource,
                              const std::string& key) {
-  if (resource == "compute") {
-    auto it = d.flops.find(key);
-    return it == d.flops.end() ? nullptr : &it->second;
+  switch (resource) {
+    case RooflineResource::compute: {
+      auto it = d.flops.find(key);
+      return it == d.flops.end() ? nullptr : &it->second;
+    }
+    case RooflineResource::memory_bandwidth:
+      return d.memory_bandwidth ? &*d.memory_bandwidth : nullptr;
+    case RooflineResource::host_link:
+      return d.host_link ? &*d.host_link : nullptr;
+    case RooflineResource::io:
+      return d.io ? &*d.io : nullptr;
+    case RooflineResource::collectives: {
+      auto it = d.collectives.find(key);
+      return it == d.collectives.end() ? nullptr : &it->second;
+    }
   }
-  if (resource == "memory bandwidth") return d.memory_bandwidth ? &*d.memory_bandwidth : nullptr;
-  if (resource == "host link") return d.host_link ? &*d.host_link : nullptr;
-  if (resource == "I/O") return d.io ? &*d.io : nullptr;
-  auto it = d.collectives.find(key);
-  return it == d.collectives.end() ? nullptr : &it->second;
+  return nullptr;
 }
 
-PeakOf peak_for(const std::string& resource) {
-  if (resource == "compute") return peak_flops;
-  if (resource == "memory bandwidth") return peak_memory;
-  if (resource == "host link") return peak_host;
-  if (resource == "collectives") return peak_interconnect;
-  return nullptr;  // I/O has no datasheet figure
+PeakOf peak_for(RooflineResource resource) {
+  switch (resource) {
+    case RooflineResource::compute:
+      return peak_flops;
+    case RooflineResource::memory_bandwidth:
+      return peak_memory;
+    case RooflineResource::host_link:
+      return peak_host;
+    case RooflineResource::collectives:
+      return peak_interconnect;
+    case RooflineResource::io:
+      return nullptr;  // I/O has no datasheet figure
+  }
+  return nullptr;
 }
 
-double default_for(const std::string& resource, const DefaultEfficiency& d) {
-  if (resource == "compute") return d.compute;
-  if (resource == "memory bandwidth") return d.memory_bandwidth;
-  if (resource == "host link") return d.host_link;
+double default_for(RooflineResource resource, const DefaultEfficiency& d) {
+  switch (resource) {
+    case RooflineResource::compute:
+      return d.compute;
+    case RooflineResource::memory_bandwidth:
+      return d.memory_bandwidth;
+    case RooflineResource::host_link:
+      return d.host_link;
+    case RooflineResource::io:
+    case RooflineResource::collectives:
+      return d.collectives;
+  }
   return d.collectives;
 }
 
 // Compute, memory bandwidth and host link add up over a replica's GPUs (or vCPUs); I/O and
 // collectives are measured for the whole group already.
-bool scales(const std::string& resource) {
-  return resource == "compute" || resource == "memory bandwidth" || resource == "host link";
+bool scales(RooflineResource resource) {
+  return resource == RooflineResource::compute || resource == RooflineResource::memory_bandwidth ||
+         resource == RooflineResource::host_link;
 }
 
 }  // namespace
@@ -70,16 +95,16 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
                         const Catalog& catalog, const DefaultEfficiency& defaults,
                         int instances_per_replica, double network_bytes_per_second) {
   struct Term {
-    std::string resource;
+    RooflineResource resource;
     std::string key;
     double amount;
   };
   const std::vector<Term> terms = {
-      {"compute", work.dtype, work.flops},
-      {"memory bandwidth", "", work.device_memory_bytes},
-      {"host link", "", work.host_to_device_bytes},
-      {"I/O", "", work.io_bytes},
-      {"collectives", work.collective_operation, work.collective_bytes}};
+      {RooflineResource::compute, work.dtype, work.flops},
+      {RooflineResource::memory_bandwidth, "", work.device_memory_bytes},
+      {RooflineResource::host_link, "", work.host_to_device_bytes},
+      {RooflineResource::io, "", work.io_bytes},
+      {RooflineResource::collectives, work.collective_operation, work.collective_bytes}};
   RooflineResult out;
   double worst_seconds = 0;
   const bool spans = instances_per_replica > 1;
@@ -113,8 +138,10 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
   }
   for (const auto& term : terms) {
     if (term.amount <= 0) continue;
+    const std::string name(to_string(term.resource));
     // On a CPU the data is in host memory already: there is no host-to-device copy to bound it.
-    if (term.resource == "host link" && device != nullptr && device->kind == TargetKind::cpu)
+    if (term.resource == RooflineResource::host_link && device != nullptr &&
+        device->kind == TargetKind::cpu)
       continue;
     const ResourceRate* rate =
         device != nullptr ? measured(*device, term.resource, term.key) : nullptr;
@@ -129,7 +156,7 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
       PeakOf peak_of = peak_for(term.resource);
       std::optional<double> peak =
           (peaks != nullptr && peak_of != nullptr) ? peak_of(*peaks, term.key) : std::nullopt;
-      if (!peak && term.resource == "I/O") {
+      if (!peak && term.resource == RooflineResource::io) {
         // Storage throughput has no datasheet figure: it cannot bound the estimate, and the row
         // says so instead of disappearing.
         out.estimated = true;
@@ -138,7 +165,7 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
             "(measure it: gpusizer run on this type records storage-to-device bandwidth)");
         continue;
       }
-      if (!peak && term.resource == "host link" && peaks != nullptr) {
+      if (!peak && term.resource == RooflineResource::host_link && peaks != nullptr) {
         // Accelerators whose host link no datasheet states (Inferentia2): the same, said.
         out.estimated = true;
         out.estimate_notes.push_back(
@@ -147,7 +174,7 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
         continue;
       }
       if (!peak) {
-        out.why = "no measurement and no datasheet peak for " + term.resource +
+        out.why = "no measurement and no datasheet peak for " + name +
                   (term.key.empty() ? "" : " (" + term.key + ")");
         return out;
       }
@@ -175,15 +202,16 @@ RooflineResult roofline(const WorkPerUnit& work, const DeviceCapability* device,
       per_second = *peak * efficiency * (scales(term.resource) ? scale : 1.0);
       out.estimated = true;
       out.estimate_notes.push_back(
-          term.resource + ": datasheet " +
-          format_value(*peak, term.resource == "compute" ? "FLOP/s" : "B/s") + " x efficiency " +
-          short_number(efficiency) + " from " + from);
+          name + ": datasheet " +
+          format_value(*peak, term.resource == RooflineResource::compute ? "FLOP/s" : "B/s") +
+          " x efficiency " + short_number(efficiency) + " from " + from);
     }
     double seconds = term.amount / per_second;
     if (seconds > worst_seconds) {
       worst_seconds = seconds;
-      out.binding =
-          spans && term.resource == "collectives" ? "collectives (intra-node)" : term.resource;
+      out.binding = spans && term.resource == RooflineResource::collectives
+                        ? "collectives (intra-node)"
+                        : name;
       out.binding_power_watts = power;
     }
   }

@@ -9,6 +9,19 @@
 #include "gpusizer/sizing/catalog.hpp"
 #include "gpusizer/sizing/demand.hpp"
 #include "gpusizer/sizing/engine.hpp"
+#include "gpusizer/vocabulary.hpp"
+
+namespace gpusizer {
+
+// What bounds a workload's rate in the roofline: one term per WorkPerUnit amount; the names are
+// the ones plans print (binding resource, estimate notes).
+#define GPUSIZER_ROOFLINE_RESOURCE_VALUES(X) \
+  X(compute, "compute")                      \
+  X(memory_bandwidth, "memory bandwidth")    \
+  X(host_link, "host link") X(io, "I/O") X(collectives, "collectives")
+GPUSIZER_VOCABULARY(RooflineResource, GPUSIZER_ROOFLINE_RESOURCE_VALUES)
+
+}  // namespace gpusizer
 
 namespace gpusizer::sizing::detail {
 

@@ -26,13 +26,24 @@ bool linux_unix(const std::string& description) {
   return description == "Linux/UNIX" || description == "Linux/UNIX (Amazon VPC)";
 }
 
-double statistic_of(std::vector<double> values, const std::string& statistic) {
+double quantile_of(SpotStatistic statistic) {
+  switch (statistic) {
+    case SpotStatistic::min:
+      return 0.0;
+    case SpotStatistic::p50:
+      return 0.5;
+    case SpotStatistic::p90:
+      return 0.9;
+    case SpotStatistic::max:
+      return 1.0;
+  }
+  return 1.0;
+}
+
+double statistic_of(std::vector<double> values, SpotStatistic statistic) {
   std::sort(values.begin(), values.end());
   const double n = static_cast<double>(values.size());
-  double q = 1.0;
-  if (statistic == "min") q = 0.0;
-  if (statistic == "p50") q = 0.5;
-  if (statistic == "p90") q = 0.9;
+  const double q = quantile_of(statistic);
   std::size_t rank = q <= 0 ? 1 : static_cast<std::size_t>(std::ceil(q * n - 1e-9));
   rank = std::clamp<std::size_t>(rank, 1, values.size());
   return values[rank - 1];
@@ -48,11 +59,6 @@ AwsImport import_spot_price_history(const JsonInput& in, const AwsImportOptions&
   if (!in.is_object()) {
     in.fail("expected `aws ec2 describe-spot-price-history` output (a JSON object), got " +
             describe_json(in.raw()));
-  }
-  if (options.statistic != "max" && options.statistic != "p90" && options.statistic != "p50" &&
-      options.statistic != "min") {
-    throw InputError("--statistic: expected max, p90, p50 or min, got \"" + options.statistic +
-                     "\"");
   }
   if (options.window_days < 1) throw InputError("--window-days: expected at least 1 day");
   AwsImport result;
@@ -146,7 +152,7 @@ AwsImport import_spot_price_history(const JsonInput& in, const AwsImportOptions&
     p.source = result.format + " (" + in.source() + ")";
     p.as_of = result.as_of;
     std::ostringstream note;
-    note << "Linux/UNIX spot, " << options.statistic << " across " << zone_values.size()
+    note << "Linux/UNIX spot, " << to_string(options.statistic) << " across " << zone_values.size()
          << " Availability Zone(s) of each zone's highest price in force in the "
          << options.window_days << " day(s) to " << result.as_of << ": " << per_zone;
     p.note = note.str();

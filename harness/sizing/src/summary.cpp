@@ -55,11 +55,11 @@ void no_plan(Plan& plan, const Demand& w, const CapabilityTable& table, const Ca
   for (const auto& type : catalog.instances) {
     double bytes = 0;
     if (!type.accelerator) {
-      if (!w.allows("cpu")) continue;
+      if (!w.allows(HardwareKind::cpu)) continue;
       bytes = type.memory_gib * kGiB;
     } else {
       const Accelerator* acc = catalog.find_accelerator(*type.accelerator);
-      if (acc == nullptr || !(w.allows(acc->kind) || w.allows("mig"))) continue;
+      if (acc == nullptr || !(w.allows(acc->kind) || w.allows(HardwareKind::mig))) continue;
       const int usable = w.gpus_per_replica ? std::min(*w.gpus_per_replica, type.accelerator_count)
                                             : type.accelerator_count;
       std::string basis;
@@ -117,8 +117,9 @@ void cheaper_unmeasured(Plan& plan) {
     std::string up = cheaper->label == PlanLabel::scaled ? "SCALED" : "ESTIMATED";
     plan.summary.push_back(
         "Cheaper on paper but " + up + " (no measurement of " +
-        (cheaper->kind == "cpu" ? cheaper->instance_type : cheaper->accelerator) + "): " +
-        what(*cheaper) + " at " + rank_money(plan, *cheaper) + " vs " + rank_money(plan, top) +
+        (cheaper->kind == HardwareKind::cpu ? cheaper->instance_type : cheaper->accelerator) +
+        "): " + what(*cheaper) + " at " + rank_money(plan, *cheaper) + " vs " +
+        rank_money(plan, top) +
         " for the top plan; measure that type (gpusizer run on it) before choosing.");
   }
 }
@@ -156,7 +157,7 @@ void cpu_verdict(Plan& plan) {
   const PlanRow* best_acc = nullptr;           // any label
   const PlanRow* best_measured_acc = nullptr;  // measured accelerators only
   for (const auto& r : plan.rows) {
-    if (r.kind == "cpu") {
+    if (r.kind == HardwareKind::cpu) {
       if (best_cpu == nullptr || r.rank_usd < best_cpu->rank_usd) best_cpu = &r;
     } else {
       if (best_acc == nullptr || r.rank_usd < best_acc->rank_usd) best_acc = &r;
@@ -205,10 +206,11 @@ void window_sentence(Plan& plan, const Demand& w) {
   const bool measured = plan.rows.front().label == PlanLabel::measured;
   for (const auto& r : plan.rows) {
     if (!r.cost.window_usd || (r.label == PlanLabel::measured) != measured) continue;
+    const PurchaseOption option = purchase_option(r.cost.option);
     int k = -1;
-    if (is_window_option(r.cost.option)) k = 0;
-    if (r.cost.option == "on_demand") k = 1;
-    if (r.cost.option == "spot") k = 2;
+    if (is_window_option(option)) k = 0;
+    if (option == PurchaseOption::on_demand) k = 1;
+    if (option == PurchaseOption::spot) k = 2;
     if (k < 0) continue;
     if (best[k].row == nullptr || *r.cost.window_usd < *best[k].row->cost.window_usd) {
       best[k].row = &r;
@@ -276,7 +278,7 @@ void quotas(Plan& plan, const std::string& region) {
       [](const QuotaSummary& a, const QuotaSummary& b) { return a.top_plan > b.top_plan; });
   if (top == nullptr) return;
   if (!top->cost.quota) {
-    if (top->cost.option == "capacity_block") {
+    if (purchase_option(top->cost.option) == PurchaseOption::capacity_block) {
       plan.summary.push_back(
           "vCPU quota: whether capacity block instances count against the On-Demand vCPU quota "
           "is not confirmed; check with AWS before the block starts.");

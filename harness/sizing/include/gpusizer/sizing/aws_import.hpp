@@ -15,15 +15,22 @@
 
 #include "gpusizer/json_input.hpp"
 #include "gpusizer/sizing/catalog.hpp"
+#include "gpusizer/vocabulary.hpp"
+
+namespace gpusizer {
+
+// Spot import: which statistic across Availability Zones of each zone's highest price in force
+// during the window (nearest rank: the ceil(q x n)-th of the n zone values in ascending order).
+#define GPUSIZER_SPOT_STATISTIC_VALUES(X) X(max, "max") X(p90, "p90") X(p50, "p50") X(min, "min")
+GPUSIZER_VOCABULARY(SpotStatistic, GPUSIZER_SPOT_STATISTIC_VALUES)
+
+}  // namespace gpusizer
 
 namespace gpusizer::sizing {
 
 struct AwsImportOptions {
   std::string region = "us-east-1";
-  // Spot: the statistic across Availability Zones of each zone's highest price in force during
-  // the window: "max" (default), "p90", "p50" or "min" (nearest rank: the ceil(q x n)-th of the
-  // n zone values in ascending order).
-  std::string statistic = "max";
+  SpotStatistic statistic = SpotStatistic::max;  // spot
   int window_days = 7;          // spot: the window ends at the newest row of the file
   std::int64_t today = 0;       // days since 1970-01-01 (offerings already started, age)
   int max_price_age_days = 90;  // older newest rows are warned about

@@ -13,17 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "gpusizer/json_input.hpp"
+#include "gpusizer/sizing/hardware_kind.hpp"
+#include "gpusizer/sizing/purchase_option.hpp"
 
 namespace gpusizer::sizing {
 
 inline constexpr int kCatalogSchemaVersion = 1;
-
-// Purchase options, in the order they are listed.
-inline constexpr const char* kPurchaseOptions[] = {
-    "on_demand", "spot", "capacity_block", "training_plan", "savings_plan", "reserved"};
-bool is_purchase_option(const std::string& option);
-// Paid for the whole reservation window whatever the use (capacity block, training plan).
-bool is_window_option(const std::string& option);
 
 // The Capacity Block offering a price was read from (`aws ec2 describe-capacity-block-offerings`):
 // what the user can actually buy, so the plan can say when it needs more instances or another
@@ -69,7 +64,7 @@ struct MigProfile {
 
 struct Accelerator {
   std::string id;                         // "H200"
-  std::string kind;                       // "gpu" | "inferentia" | "trainium"
+  HardwareKind kind = HardwareKind::gpu;  // gpu | inferentia | trainium
   std::vector<std::string> report_names;  // Target.name values that mean this model
   std::vector<std::string> aliases;       // other names users type: "inf2", "Inferentia 2"
   DatasheetPeaks peaks;

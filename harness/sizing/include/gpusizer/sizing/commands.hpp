@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gpusizer/sizing/aws_import.hpp"
 #include "gpusizer/table.hpp"
 
 namespace gpusizer::sizing {
@@ -46,10 +47,10 @@ struct CatalogOptions {
   TextFormat format = TextFormat::table;  // table | md | json
   // import-aws: Price List (bulk or get-products), describe-spot-price-history or
   // describe-capacity-block-offerings output, detected by the file's top-level member
-  std::string import_file;        // non-empty: run `catalog import-aws`; region: catalog.region
-  std::string statistic = "max";  // spot: max | p90 | p50 | min across zones
-  int window_days = 7;            // spot: days up to the newest change
-  std::string out;                // overlay output ("" = stdout)
+  std::string import_file;  // non-empty: run `catalog import-aws`; region: catalog.region
+  SpotStatistic statistic = SpotStatistic::max;  // spot: across zones
+  int window_days = 7;                           // spot: days up to the newest change
+  std::string out;                               // overlay output ("" = stdout)
 };
 
 // `err` receives the import's details and warnings when the overlay goes to `out`.

@@ -12,6 +12,22 @@
 #include <vector>
 
 #include "gpusizer/json_input.hpp"
+#include "gpusizer/sizing/hardware_kind.hpp"
+#include "gpusizer/vocabulary.hpp"
+
+namespace gpusizer {
+
+// What a workload's redundancy k counts: whole instances (N+1 on p5.48xlarge is 8 spare GPUs)
+// or replicas (k replicas more than the target needs, packed onto instances).
+#define GPUSIZER_REDUNDANCY_UNIT_VALUES(X) X(instances, "instances") X(replicas, "replicas")
+GPUSIZER_VOCABULARY(RedundancyUnit, GPUSIZER_REDUNDANCY_UNIT_VALUES)
+// Whether a workload tolerates interruptions (spot capacity), and with checkpoints.
+#define GPUSIZER_INTERRUPTIONS_VALUES(X) \
+  X(not_tolerable, "not_tolerable")      \
+  X(tolerable, "tolerable") X(tolerable_with_checkpoint, "tolerable_with_checkpoint")
+GPUSIZER_VOCABULARY(Interruptions, GPUSIZER_INTERRUPTIONS_VALUES)
+
+}  // namespace gpusizer
 
 namespace gpusizer::sizing {
 
@@ -54,19 +70,18 @@ struct Demand {
   std::optional<int> gpus_per_replica;  // default: as many as the memory needs
   double utilization_target = 0.7;
   int redundancy = 0;  // N+k: k
-  // What k counts: "instances" (whole instances: N+1 on p5.48xlarge is 8 spare GPUs) or
-  // "replicas" (k replicas more than the target needs, packed onto instances). MIG rows count
-  // k in slices either way (a slice is the replica).
-  std::string redundancy_unit = "instances";
+  // What k counts (RedundancyUnit). MIG rows count k in slices either way (a slice is the
+  // replica).
+  RedundancyUnit redundancy_unit = RedundancyUnit::instances;
   std::optional<double> hours_per_month;
   std::optional<ReservationWindow> window;
-  std::string interruptions = "not_tolerable";  // | "tolerable" | "tolerable_with_checkpoint"
+  Interruptions interruptions = Interruptions::not_tolerable;
   double interruption_overhead = 0;  // share of throughput lost to interruptions/checkpoints
-  std::vector<std::string> allowed;  // "gpu", "mig", "cpu", "inferentia", "trainium"
+  std::vector<HardwareKind> allowed;
   std::optional<double> min_rate_per_slice;  // MIG: a slice must reach this (units/s)
 
-  bool allows(const std::string& kind) const;
-  bool spot_allowed() const { return interruptions != "not_tolerable"; }
+  bool allows(HardwareKind kind) const;
+  bool spot_allowed() const { return interruptions != Interruptions::not_tolerable; }
   double hours() const;  // hours per month used for on-demand / spot costs
 };
 

@@ -11,6 +11,7 @@
 
 #include "gpusizer/sizing/capability.hpp"
 #include "gpusizer/sizing/catalog.hpp"
+#include "gpusizer/sizing/demand.hpp"
 #include "gpusizer/sizing/mig.hpp"
 #include "gpusizer/sizing/quota.hpp"
 
@@ -78,7 +79,7 @@ struct OptionCost {
 
 struct PlanRow {
   std::string instance_type;
-  std::string kind;         // "gpu" | "mig" | "cpu" | "inferentia" | "trainium"
+  HardwareKind kind = HardwareKind::gpu;
   std::string accelerator;  // catalog id or CPU model
   std::optional<std::string> mig_profile;
   bool estimated = false;
@@ -142,7 +143,7 @@ struct Plan {
   double target_rate = 0;
   double utilization_target = 0;
   int redundancy = 0;
-  std::string redundancy_unit = "instances";
+  RedundancyUnit redundancy_unit = RedundancyUnit::instances;
   double hours_per_month = 0;
   std::optional<int> window_days;
   std::optional<double> window_busy_fraction;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpusizer/json_input.hpp"
+#include "gpusizer/sizing/purchase_option.hpp"
 
 namespace gpusizer::sizing {
 
@@ -65,8 +66,7 @@ struct QuotaNeed {
 
 // nullopt for purchase options no EC2 vCPU quota is known to govern (capacity blocks: whether
 // they count against the On-Demand quota is not confirmed; SageMaker training plans).
-std::optional<QuotaNeed> quota_need(const std::string& family, const std::string& option,
-                                    int instances, int vcpus_per_instance,
-                                    const AccountQuotas* account);
+std::optional<QuotaNeed> quota_need(const std::string& family, PurchaseOption option, int instances,
+                                    int vcpus_per_instance, const AccountQuotas* account);
 
 }  // namespace gpusizer::sizing
