@@ -133,10 +133,11 @@ MeasuredCase measure_case(const BenchCase& c, const CaseSetting& setting) {
       if (work.flops > 0) {
         st.counters["FLOP/s"] = benchmark::Counter(work.flops, benchmark::Counter::kIsRate);
       }
-      if (set.stop_reason == "signal" || set.stop_reason == "deadline") {
-        outcome.cut_short =
-            "sampling stopped after " + std::to_string(set.seconds_per_op.size()) + " sample(s): " +
-            (set.stop_reason == "signal" ? signal_stop_cause() : std::string("deadline reached"));
+      if (set.stop == StopReason::signal || set.stop == StopReason::deadline) {
+        outcome.cut_short = "sampling stopped after " + std::to_string(set.seconds_per_op.size()) +
+                            " sample(s): " +
+                            (set.stop == StopReason::signal ? signal_stop_cause()
+                                                            : std::string("deadline reached"));
       }
       outcome.repetitions.push_back(std::move(set));
     } catch (const Unsupported& e) {

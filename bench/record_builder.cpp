@@ -78,8 +78,8 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
                              set.seconds_per_op.end());
     t.measured_seconds += set.measured_seconds;
     total_ops += set.total_ops;
-    if (std::find(reasons.begin(), reasons.end(), set.stop_reason) == reasons.end()) {
-      reasons.push_back(set.stop_reason);
+    if (std::find(reasons.begin(), reasons.end(), set.stop_text()) == reasons.end()) {
+      reasons.push_back(set.stop_text());
     }
   }
   t.seconds_per_op = summarize(t.samples_seconds);
@@ -89,17 +89,18 @@ Record build_record(const BenchCase& c, const CaseOutcome& o, const SamplingPoli
   r.bytes_per_op = o.work.bytes;
   r.flops_per_op = o.work.flops;
   r.work_rule = o.work.rule;
-  const bool flop_rate = o.work.rate_metric == "throughput";
+  const bool flop_rate = o.work.rate_metric == RateMetric::throughput;
+  const std::string metric(to_string(o.work.rate_metric));
   const double work = flop_rate ? o.work.flops : o.work.bytes;
   const std::string unit = flop_rate ? "FLOP/s" : "B/s";
   const std::string what = flop_rate ? "FLOP" : "bytes";
   const double median = t.seconds_per_op.median;
   const double best = t.seconds_per_op.min;
   if (median > 0 && work > 0) {
-    r.metrics.push_back({o.work.rate_metric, work / median, unit,
-                         what + " per op (" + o.work.rule + ") / median time per op"});
-    r.metrics.push_back({o.work.rate_metric + "_best", work / best, unit,
-                         what + " per op / fastest sample's time per op"});
+    r.metrics.push_back(
+        {metric, work / median, unit, what + " per op (" + o.work.rule + ") / median time per op"});
+    r.metrics.push_back(
+        {metric + "_best", work / best, unit, what + " per op / fastest sample's time per op"});
     if (o.work.bus_bandwidth_factor > 0) {
       r.metrics.push_back(
           {"busbw", work / median * o.work.bus_bandwidth_factor, unit,

@@ -16,42 +16,47 @@ constexpr double kNoiseStability = 0.05;
 
 }  // namespace
 
-std::string stop_reason(const std::vector<double>& seconds_per_op, double measured_seconds,
-                        double wall_seconds, const std::vector<double>& noise_history,
-                        const SamplingPolicy& policy) {
+StopReason stop_reason(const std::vector<double>& seconds_per_op, double measured_seconds,
+                       double wall_seconds, const std::vector<double>& noise_history,
+                       const SamplingPolicy& policy) {
   const std::size_t n = seconds_per_op.size();
   if (n >= policy.min_samples && measured_seconds >= policy.min_time_seconds) {
     Summary s = summarize(seconds_per_op);
-    if (s.cv < policy.max_noise) return "converged";
+    if (s.cv < policy.max_noise) return StopReason::converged;
     if (noise_history.size() >= kNoiseWindow) {
       std::vector<double> recent(noise_history.end() - kNoiseWindow, noise_history.end());
       Summary ns = summarize(recent);
-      if (ns.stddev < kNoiseStability * ns.mean) return "noise_stable";
+      if (ns.stddev < kNoiseStability * ns.mean) return StopReason::noise_stable;
     }
   }
-  if (n >= policy.min_samples && wall_seconds >= policy.time_cap_seconds) return "time_cap";
-  if (n >= policy.max_samples) return "sample_cap";
+  if (n >= policy.min_samples && wall_seconds >= policy.time_cap_seconds)
+    return StopReason::time_cap;
+  if (n >= policy.max_samples) return StopReason::sample_cap;
   // Never run forever, even if a sample takes longer than the cap: at least one sample counts.
-  if (n >= 1 && wall_seconds >= 2 * policy.time_cap_seconds) return "time_cap";
-  return "";
+  if (n >= 1 && wall_seconds >= 2 * policy.time_cap_seconds) return StopReason::time_cap;
+  return StopReason::none;
 }
 
-std::string apply_min_window(const std::string& reason, double wall_seconds,
-                             double min_window_seconds, bool& held_back) {
-  const bool statistical = reason == "converged" || reason == "noise_stable";
-  if (!statistical) return reason;  // "" (continue) or a cap
+StopReason apply_min_window(StopReason reason, double wall_seconds, double min_window_seconds,
+                            bool& held_back) {
+  const bool statistical = reason == StopReason::converged || reason == StopReason::noise_stable;
+  if (!statistical) return reason;  // none (continue) or a cap
   if (wall_seconds < min_window_seconds) {
     held_back = true;
-    return "";
+    return StopReason::none;
   }
-  return held_back ? reason + "+telemetry_window" : reason;
+  return reason;
 }
 
-std::string limit_reason(bool stop_requested, std::optional<double> seconds_left,
-                         double last_sample_seconds) {
-  if (stop_requested) return "signal";
-  if (seconds_left && *seconds_left < last_sample_seconds) return "deadline";
-  return "";
+std::string SampleSet::stop_text() const {
+  return std::string(to_string(stop)) + (held_for_window ? "+telemetry_window" : "");
+}
+
+StopReason limit_reason(bool stop_requested, std::optional<double> seconds_left,
+                        double last_sample_seconds) {
+  if (stop_requested) return StopReason::signal;
+  if (seconds_left && *seconds_left < last_sample_seconds) return StopReason::deadline;
+  return StopReason::none;
 }
 
 SampleSet take_samples(kernels::Workload& w, const SamplingPolicy& policy,
@@ -84,17 +89,20 @@ SampleSet take_samples(kernels::Workload& w, const SamplingPolicy& policy,
     set.seconds_per_op.push_back(seconds / static_cast<double>(repeats));
     if (set.seconds_per_op.size() >= 2) noise_history.push_back(summarize(set.seconds_per_op).cv);
     const double elapsed = wall();
-    set.stop_reason = apply_min_window(
+    set.stop = apply_min_window(
         stop_reason(set.seconds_per_op, set.measured_seconds, elapsed, noise_history, policy),
         elapsed, policy.min_window_seconds, held_back);
-    if (!set.stop_reason.empty()) break;
+    if (set.stop != StopReason::none) {
+      set.held_for_window = held_back;
+      break;
+    }
     std::optional<double> left;
     if (limits.deadline) {
       left = std::chrono::duration<double>(*limits.deadline - clock::now()).count();
     }
-    set.stop_reason = limit_reason(limits.stop_requested && limits.stop_requested->load(), left,
-                                   wall() - sample_start);
-    if (!set.stop_reason.empty()) break;
+    set.stop = limit_reason(limits.stop_requested && limits.stop_requested->load(), left,
+                            wall() - sample_start);
+    if (set.stop != StopReason::none) break;
   }
   set.wall_seconds = wall();
   return set;

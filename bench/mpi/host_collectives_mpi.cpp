@@ -78,7 +78,7 @@ CaseOutcome measure_host_collective(World& world, Collective op, std::size_t byt
                             " elements over " + std::to_string(n) + " ranks";
   out.work.bytes = static_cast<double>(logical_bytes(op, c, n));
   out.work.rule = rule_for(op);
-  out.work.rate_metric = "bandwidth";
+  out.work.rate_metric = RateMetric::bandwidth;
   out.work.bus_bandwidth_factor = kernels::busbw_factor(op, n);
   out.timer = Timer::steady_clock;
   out.mode = CacheMode::hot;

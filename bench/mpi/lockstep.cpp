@@ -49,9 +49,8 @@ SampleSet lockstep_samples(World& world, const std::function<double(std::size_t)
     int stop = 0;
     if (world.place().rank == 0) {
       const double wall = std::chrono::duration<double>(clock::now() - start).count();
-      set.stop_reason =
-          stop_reason(set.seconds_per_op, set.measured_seconds, wall, noise_history, policy);
-      stop = set.stop_reason.empty() ? 0 : 1;
+      set.stop = stop_reason(set.seconds_per_op, set.measured_seconds, wall, noise_history, policy);
+      stop = set.stop == StopReason::none ? 0 : 1;
     }
     if (world.broadcast(stop, "collective stop") != 0) break;
   }

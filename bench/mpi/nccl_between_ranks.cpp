@@ -199,7 +199,7 @@ CaseOutcome NcclGroupRun::measure(kernels::Collective op, std::size_t bytes,
   out.work.bytes = s;
   out.work.rule = "bytes = S as nccl-tests defines it for " + kernels::to_string(op) +
                   "; algbw = S/t, t the slowest rank's";
-  out.work.rate_metric = "bandwidth";
+  out.work.rate_metric = RateMetric::bandwidth;
   out.work.bus_bandwidth_factor = kernels::busbw_factor(op, static_cast<int>(plan_.members.size()));
   out.timer = Timer::cuda_events;
   out.mode = CacheMode::hot;

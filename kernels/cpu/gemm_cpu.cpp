@@ -196,7 +196,7 @@ WorkAmount GemmCpu::work_per_op() const {
             static_cast<double>(case_.k);
   w.rule = "FLOP = 2*M*N*K = 2*" + std::to_string(case_.m) + "*" + std::to_string(case_.n) + "*" +
            std::to_string(case_.k) + " (one multiply and one add per term)";
-  w.rate_metric = "throughput";
+  w.rate_metric = RateMetric::throughput;
   return w;
 }
 

@@ -243,7 +243,7 @@ WorkAmount IoPipelineCpu::work_per_op() const {
   w.bytes = static_cast<double>(case_.file_bytes);
   w.rule = "bytes = file size = " + std::to_string(case_.file_bytes) +
            " per pass (read from storage once, consumed once); page-cache drop not timed";
-  w.rate_metric = "bandwidth";
+  w.rate_metric = RateMetric::bandwidth;
   return w;
 }
 

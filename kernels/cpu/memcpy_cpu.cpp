@@ -68,7 +68,7 @@ WorkAmount MemcpyCpu::work_per_op() const {
   w.bytes = static_cast<double>(bytes_);
   w.rule = "bytes = N = " + std::to_string(bytes_) +
            " (a copy of N bytes counts N, nvbandwidth's convention; memory traffic is 2N)";
-  w.rate_metric = "bandwidth";
+  w.rate_metric = RateMetric::bandwidth;
   return w;
 }
 

@@ -275,7 +275,7 @@ WorkAmount StreamCpu::work_per_op() const {
   w.rule = "bytes = " + std::to_string(weight) + " x 8 B x N (BabelStream " + to_string(op_) +
            " weight: " + weight_reason(op_) + "; N = " + std::to_string(n_) +
            " doubles; writes counted once)";
-  w.rate_metric = "bandwidth";
+  w.rate_metric = RateMetric::bandwidth;
   return w;
 }
 

@@ -322,7 +322,7 @@ class GemmWorkload final : public Workload, public CorruptibleOutput {
     w.bytes = static_cast<double>(a_bytes_ + b_bytes_ + d_bytes_);
     w.rule = "FLOP = 2 x M x N x K" +
              std::string(case_.dtype == Dtype::int8 ? " (integer operations)" : "");
-    w.rate_metric = "throughput";
+    w.rate_metric = RateMetric::throughput;
     return w;
   }
   Timer timer() const override { return Timer::cuda_events; }

@@ -134,7 +134,7 @@ class IoWorkload final : public Workload, public CorruptibleOutput {
 
   WorkAmount work_per_op() const override {
     return {static_cast<double>(case_.file_bytes), 0,
-            "bytes = file size (storage -> pinned -> device, end to end)", "bandwidth"};
+            "bytes = file size (storage -> pinned -> device, end to end)", RateMetric::bandwidth};
   }
   Timer timer() const override { return Timer::steady_clock; }
   // "cold" when every pass starts with the file out of the page cache (O_DIRECT or a drop that

@@ -78,7 +78,7 @@ class P2pWorkload final : public Workload, public CorruptibleOutput {
   }
   WorkAmount work_per_op() const override {
     return {static_cast<double>(bytes_), 0, "bytes = N (a copy of N bytes counts N, nvbandwidth)",
-            "bandwidth"};
+            RateMetric::bandwidth};
   }
   Timer timer() const override { return Timer::cuda_events; }
   std::map<std::string, std::string> details() const override {
@@ -169,7 +169,7 @@ class AllHostWorkload final : public Workload {
   }
   WorkAmount work_per_op() const override {
     return {static_cast<double>(case_.bytes_per_gpu * sides_.size()), 0,
-            "bytes = N per GPU x GPUs, all at once (aggregate host link)", "bandwidth"};
+            "bytes = N per GPU x GPUs, all at once (aggregate host link)", RateMetric::bandwidth};
   }
   Timer timer() const override { return Timer::cuda_events; }
   std::map<std::string, std::string> details() const override {

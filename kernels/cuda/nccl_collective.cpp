@@ -118,7 +118,7 @@ std::size_t CollectiveWorkload::wrong_elements() {
 WorkAmount CollectiveWorkload::work_per_op() const {
   WorkAmount w{static_cast<double>(bytes_), 0,
                "bytes = S as nccl-tests defines it for " + to_string(case_.op) + "; algbw = S/t",
-               "bandwidth"};
+               RateMetric::bandwidth};
   w.bus_bandwidth_factor = busbw_factor(case_.op, comms_.ranks());
   return w;
 }

@@ -126,13 +126,13 @@ bench::CaseOutcome outcome_for(const bench::BenchCase& c) {
     o.work.flops = 2.0 * c.parameters["m"].get<double>() * c.parameters["n"].get<double>() *
                    c.parameters["k"].get<double>();
     o.work.rule = "FLOP = 2*M*N*K";
-    o.work.rate_metric = "throughput";
+    o.work.rate_metric = RateMetric::throughput;
   } else {
     o.work.bytes = 1e9;
     o.work.rule = "placeholder: 1e9 B per op";
   }
-  const double rate =
-      o.work.rate_metric == "throughput" ? (on_gpu ? 4e14 : 1e12) : (on_gpu ? 1e12 : 5e10);
+  const double rate = o.work.rate_metric == RateMetric::throughput ? (on_gpu ? 4e14 : 1e12)
+                                                                   : (on_gpu ? 1e12 : 5e10);
   const double per_op = (o.work.flops > 0 ? o.work.flops : o.work.bytes) / rate;
   bench::SampleSet set;
   set.seconds_per_op = {per_op, per_op * 1.01, per_op * 0.99, per_op * 1.002};
@@ -140,7 +140,7 @@ bench::CaseOutcome outcome_for(const bench::BenchCase& c) {
   set.total_ops = 5;
   set.measured_seconds = 4 * per_op;
   set.wall_seconds = 5 * per_op;
-  set.stop_reason = "converged";
+  set.stop = StopReason::converged;
   o.repetitions = {set};
   o.timer = on_gpu ? Timer::cuda_events : Timer::steady_clock;
   o.mode = CacheMode::hot;

@@ -22,9 +22,9 @@ CaseOutcome triad_outcome() {
   s.ops_per_sample = 10;
   s.total_ops = 40;
   s.measured_seconds = 60e-6;
-  s.stop_reason = "converged";
+  s.stop = StopReason::converged;
   o.repetitions = {s};
-  o.work = {3.0 * 8 * 131072, 0, "bytes = 3 x 8 B x N", "bandwidth"};
+  o.work = {3.0 * 8 * 131072, 0, "bytes = 3 x 8 B x N", RateMetric::bandwidth};
   o.verification = {VerificationStatus::passed, "scalar replay", "ok"};
   o.timer = Timer::cuda_events;
   o.mode = CacheMode::hot;
@@ -55,7 +55,7 @@ TEST(RecordBuilder, CollectivesCarryBusBandwidthFromTheMedian) {
   c.family = Family::collectives;
   c.operation = "all_reduce";
   CaseOutcome o = triad_outcome();
-  o.work = {1e6, 0, "bytes = S", "bandwidth"};
+  o.work = {1e6, 0, "bytes = S", RateMetric::bandwidth};
   o.work.bus_bandwidth_factor = 1.5;
   o.peak_rate = 0;
   Record r = build_record(c, o, SamplingPolicy{});

@@ -26,7 +26,7 @@ TEST(GemmCpu, FlopsAreTwoMNK) {
   GemmCpu w(odd_case(Dtype::f64), 1);
   const WorkAmount work = w.work_per_op();
   EXPECT_EQ(work.flops, 113738.0);  // 2 * 37 * 29 * 53
-  EXPECT_EQ(work.rate_metric, "throughput");
+  EXPECT_EQ(work.rate_metric, RateMetric::throughput);
   EXPECT_NE(work.rule.find("2*M*N*K"), std::string::npos);
 }
 

@@ -51,7 +51,7 @@ TEST(StreamCpu, ByteCountsFollowBabelStreamWeights) {
     const WorkAmount work = w.work_per_op();
     EXPECT_EQ(work.bytes, bytes) << to_string(op);
     EXPECT_EQ(work.flops, 0.0);
-    EXPECT_EQ(work.rate_metric, "bandwidth");
+    EXPECT_EQ(work.rate_metric, RateMetric::bandwidth);
     EXPECT_NE(work.rule.find("x 8 B x N"), std::string::npos) << work.rule;
   }
 }

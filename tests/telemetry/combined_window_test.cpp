@@ -132,9 +132,9 @@ TEST(RecordFlags, GemmAtThePowerCapIsPowerCappedNotThrottled) {
   s.ops_per_sample = 1;
   s.total_ops = 3;
   s.measured_seconds = 3e-3;
-  s.stop_reason = "converged";
+  s.stop = StopReason::converged;
   o.repetitions = {s, s};
-  o.work = {0, 2.0 * 8192 * 8192 * 8192, "FLOP = 2 M N K", "flops"};
+  o.work = {0, 2.0 * 8192 * 8192 * 8192, "FLOP = 2 M N K", RateMetric::throughput};
   o.verification = {VerificationStatus::passed, "vs reference", "ok"};
   o.windows = {w, w};  // two repetitions: the flags survive the merge
   const Record r = bench::build_record(c, o, bench::SamplingPolicy{});
@@ -162,7 +162,7 @@ TEST(RecordFlags, EnergyCounterDisagreementBecomesARecordFlag) {
   bench::SampleSet s;
   s.seconds_per_op = {1e-3};
   s.total_ops = 1;
-  s.stop_reason = "converged";
+  s.stop = StopReason::converged;
   o.repetitions = {s};
   o.verification = {VerificationStatus::passed, "vs reference", "ok"};
   o.windows = {w};

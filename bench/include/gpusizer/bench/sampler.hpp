@@ -14,6 +14,21 @@
 #include <vector>
 
 #include "gpusizer/kernels/workload.hpp"
+#include "gpusizer/vocabulary.hpp"
+
+namespace gpusizer {
+
+// Why a sampling loop stopped: the rule (converged, noise_stable), a cap (time_cap, sample_cap),
+// or a limit that cut it short (signal, deadline); none: keep sampling. The record's
+// Timing::stop_reason is the text of SampleSet::stop_text(), several repetitions' joined by ','.
+#define GPUSIZER_STOP_REASON_VALUES(X) \
+  X(none, "")                          \
+  X(converged, "converged")            \
+  X(noise_stable, "noise_stable")      \
+  X(time_cap, "time_cap") X(sample_cap, "sample_cap") X(signal, "signal") X(deadline, "deadline")
+GPUSIZER_VOCABULARY(StopReason, GPUSIZER_STOP_REASON_VALUES)
+
+}  // namespace gpusizer
 
 namespace gpusizer::bench {
 
@@ -37,10 +52,12 @@ struct SampleSet {
   std::size_t total_ops = 0;    // including the calibration run
   double measured_seconds = 0;  // sum of timed seconds of all samples
   double wall_seconds = 0;      // wall time of the whole loop
-  // "converged" | "noise_stable" | "time_cap" | "sample_cap"; "+telemetry_window" appended when
-  // the rule was met earlier and sampling went on to fill min_window_seconds; "signal" or
-  // "deadline" when the loop was cut short (SamplingLimits).
-  std::string stop_reason;
+  StopReason stop = StopReason::none;
+  // The rule was met earlier and sampling went on to fill min_window_seconds.
+  bool held_for_window = false;
+
+  // "converged", "time_cap", ...; "+telemetry_window" appended when held for the window.
+  std::string stop_text() const;
 };
 
 // What may end a sampling loop before its rule does, checked between samples: a stop request
@@ -51,27 +68,27 @@ struct SamplingLimits {
   std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
-// Pure, unit-tested: after a sample, "signal" when a stop was requested, "deadline" when the next
-// sample (as long as the last one) would end past the deadline, else "".
-std::string limit_reason(bool stop_requested, std::optional<double> seconds_left,
-                         double last_sample_seconds);
+// Pure, unit-tested: after a sample, signal when a stop was requested, deadline when the next
+// sample (as long as the last one) would end past the deadline, else none.
+StopReason limit_reason(bool stop_requested, std::optional<double> seconds_left,
+                        double last_sample_seconds);
 
 // Runs `w` (already warmed up) until the policy says stop, or a limit cuts it short (at least one
 // sample is always taken). Throws whatever the workload throws.
 SampleSet take_samples(kernels::Workload& w, const SamplingPolicy& policy,
                        const SamplingLimits& limits = {});
 
-// The telemetry-window rule on top of stop_reason(), pure: a statistical stop ("converged",
-// "noise_stable") before `min_window_seconds` of wall time becomes "" (keep sampling) and sets
-// `held_back`; once the window is long enough a stop that was held back says so
-// ("converged+telemetry_window"). The caps ("time_cap", "sample_cap") always stop.
-std::string apply_min_window(const std::string& reason, double wall_seconds,
-                             double min_window_seconds, bool& held_back);
+// The telemetry-window rule on top of stop_reason(), pure: a statistical stop (converged,
+// noise_stable) before `min_window_seconds` of wall time becomes none (keep sampling) and sets
+// `held_back`; once the window is long enough the stop is returned and `held_back` says it was
+// held ("converged+telemetry_window" in the record). The caps (time_cap, sample_cap) always stop.
+StopReason apply_min_window(StopReason reason, double wall_seconds, double min_window_seconds,
+                            bool& held_back);
 
 // Pure decision function, unit-tested: given per-op times so far, measured time and the history
-// of noise estimates, should sampling stop, and why ("" = continue).
-std::string stop_reason(const std::vector<double>& seconds_per_op, double measured_seconds,
-                        double wall_seconds, const std::vector<double>& noise_history,
-                        const SamplingPolicy& policy);
+// of noise estimates, should sampling stop, and why (none = continue).
+StopReason stop_reason(const std::vector<double>& seconds_per_op, double measured_seconds,
+                       double wall_seconds, const std::vector<double>& noise_history,
+                       const SamplingPolicy& policy);
 
 }  // namespace gpusizer::bench

@@ -9,6 +9,16 @@
 #include <vector>
 
 #include "gpusizer/report.hpp"
+#include "gpusizer/vocabulary.hpp"
+
+namespace gpusizer {
+
+// A workload's headline rate, also the record's first metric name: bytes moved per second
+// (B/s) or operations per second (FLOP/s).
+#define GPUSIZER_RATE_METRIC_VALUES(X) X(bandwidth, "bandwidth") X(throughput, "throughput")
+GPUSIZER_VOCABULARY(RateMetric, GPUSIZER_RATE_METRIC_VALUES)
+
+}  // namespace gpusizer
 
 namespace gpusizer::kernels {
 
@@ -17,7 +27,7 @@ struct WorkAmount {
   double bytes = 0;  // bytes moved, by the stated rule (1 GB = 1e9 B)
   double flops = 0;  // floating-point (or integer) operations, FLOP = 2*M*N*K for GEMM
   std::string rule;  // "bytes = 3 x 8 B x N (BabelStream triad weight)"
-  std::string rate_metric = "bandwidth";  // headline metric name: "bandwidth" | "throughput"
+  RateMetric rate_metric = RateMetric::bandwidth;  // the headline metric
   // Collectives: the record's "busbw" = median algbw (bytes / median time) x this factor
   // (nccl-tests' bus bandwidth: 2(n-1)/n all_reduce, (n-1)/n all_gather, reduce_scatter and
   // all_to_all, 1 broadcast). 0 = no bus bandwidth.
