@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "gpusizer/bench/child_runs.hpp"
+#include "gpusizer/bench/run_control.hpp"
 
 namespace gpusizer::bench {
 namespace {
@@ -49,11 +50,6 @@ std::string target_noun(const Target& t) {
 }
 std::string not_started_id(const Target& t, const std::string& mode) {
   return (t.kind == TargetKind::mig ? "mig/" : "gpu/") + t.id + "/mode=" + mode;
-}
-
-void add_warning_once(Report& report, const std::string& w) {
-  if (std::find(report.warnings.begin(), report.warnings.end(), w) == report.warnings.end())
-    report.warnings.push_back(w);
 }
 
 }  // namespace

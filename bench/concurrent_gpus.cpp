@@ -5,16 +5,12 @@
 #include <set>
 
 #include "gpusizer/bench/concurrent_aggregate.hpp"
+#include "gpusizer/bench/run_control.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/report_io.hpp"
 
 namespace gpusizer::bench {
 namespace {
-
-void add_warning_once(Report& report, const std::string& w) {
-  if (std::find(report.warnings.begin(), report.warnings.end(), w) == report.warnings.end())
-    report.warnings.push_back(w);
-}
 
 // The records the stand-in children wrote since `first`: flagged and explained.
 void mark_stand_ins(Report& report, std::size_t first, const std::set<std::string>& gpus) {
